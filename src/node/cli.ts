@@ -1,0 +1,358 @@
+/**
+ * The `nativekit` command: argument handling and the `node` subcommand.
+ *
+ * Everything outside this file is injected (`CliDeps`): the engine factory, the output streams
+ * and the signal source, so the command can be tested without the real engine or process.
+ * The executable wrapper only has to call `runCli(process.argv.slice(2), deps)` and exit with
+ * the code it resolves to.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+
+import { DEFAULT_HOST, DEFAULT_PORT, type Dispatch, type HttpNode, startHttpNode } from "./http-server";
+
+/** Exit codes of `runCli`. */
+export const ExitCode = {
+  Ok: 0,
+  /** The node could not start (port in use, engine failure...). */
+  Failure: 1,
+  /** The command line was wrong; the usage was printed. */
+  Usage: 2,
+  /** Stopped by a second signal while shutting down. */
+  Interrupted: 130,
+} as const;
+
+/** Options the `node` subcommand passes to the engine factory. */
+export interface CreateNodeOptions {
+  /** Chain ID asked for with `--chain-id`; absent means the engine's default. */
+  chainId?: number;
+}
+
+/** A funded development account, as listed by `nativekit node`. */
+export interface CliAccount {
+  address: string;
+  privateKey: string;
+  /** Native coin balance in wei (10^-18 coin). */
+  balanceWei: bigint;
+}
+
+/** What the engine factory hands to the `node` subcommand. */
+export interface CliNode {
+  /** Paths to serve (e.g. `/ext/bc/C/rpc`) and their dispatch functions. */
+  routes: Record<string, Dispatch>;
+  accounts: readonly CliAccount[];
+  chainId: number;
+  /** Symbol printed after balances; default "coin". */
+  coinSymbol?: string;
+  /** Releases the engine; called after the HTTP server has closed. */
+  close?(): Promise<void>;
+}
+
+export type SignalName = "SIGINT" | "SIGTERM";
+
+export interface CliDeps {
+  createNode(options: CreateNodeOptions): Promise<CliNode>;
+  /** Receives output text; every call ends with a newline. */
+  stdout(text: string): void;
+  /** Receives error text; every call ends with a newline. */
+  stderr(text: string): void;
+  /**
+   * Subscribes to stop signals and returns the unsubscribe function.
+   * Default: {@link processSignals} (SIGINT and SIGTERM of this process).
+   */
+  onSignal?: (handler: (signal: SignalName) => void) => () => void;
+  /** Version printed by `--version`; default: read from the package's package.json. */
+  version?: string;
+}
+
+/** The default signal source: SIGINT and SIGTERM of the current process. */
+export function processSignals(handler: (signal: SignalName) => void): () => void {
+  const onInt = () => handler("SIGINT");
+  const onTerm = () => handler("SIGTERM");
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  return () => {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+  };
+}
+
+const MAIN_PATH = "/ext/bc/C/rpc";
+
+const MAIN_USAGE = `Usage: nativekit <command> [options]
+
+Commands:
+  node            Start a local contract-chain node serving JSON-RPC over HTTP
+  help [command]  Show help for nativekit or for a command
+
+Options:
+  --help, -h      Show this help
+  --version, -v   Print the version
+
+Run "nativekit node --help" for the options of the node.
+`;
+
+const NODE_USAGE = `Usage: nativekit node [--port <n>] [--host <address>] [--chain-id <n>] [--silent]
+
+Start a local simulation of a contract-chain node, with funded test accounts, serving
+JSON-RPC 2.0 over HTTP on the node's usual paths (/ext/bc/C/rpc, ...).
+
+Options:
+  --port <n>        Port to listen on, 0 for any free port (default ${DEFAULT_PORT})
+  --host <address>  Interface to listen on (default ${DEFAULT_HOST}; 0.0.0.0 exposes the
+                    node and its public test keys to your network)
+  --chain-id <n>    Chain ID of the simulated contract chain (default: the local network's)
+  --silent          Do not print the JSON-RPC methods called
+  --help, -h        Show this help
+`;
+
+/**
+ * Runs the `nativekit` command with `argv` (the arguments after the executable and script)
+ * and resolves to the exit code. `node` resolves only once the node has been stopped by a
+ * signal.
+ */
+export async function runCli(argv: readonly string[], deps: CliDeps): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      if (command === "help" && rest[0] === "node") {
+        deps.stdout(NODE_USAGE);
+      } else if (command === "help" && rest.length > 0) {
+        return usageError(deps, `unknown command "${rest[0]}"`, MAIN_USAGE);
+      } else {
+        deps.stdout(MAIN_USAGE);
+      }
+      return ExitCode.Ok;
+    case "--version":
+    case "-v":
+    case "version":
+      deps.stdout(`nativekit ${deps.version ?? readPackageVersion()}\n`);
+      return ExitCode.Ok;
+    case "node":
+      return runNodeCommand(rest, deps);
+    default:
+      if (command.startsWith("-")) {
+        return usageError(deps, `unknown option ${command}`, MAIN_USAGE);
+      }
+      return usageError(deps, `unknown command "${command}"`, MAIN_USAGE);
+  }
+}
+
+interface NodeArgs {
+  port: number;
+  host: string;
+  chainId?: number;
+  silent: boolean;
+}
+
+/** Parses the arguments of `nativekit node`: the options, "help", or an error message. */
+export function parseNodeArgs(args: readonly string[]): NodeArgs | "help" | { error: string } {
+  const { tokens } = parseArgs({
+    args: [...args],
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      "chain-id": { type: "string" },
+      silent: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+
+  const result: NodeArgs = { port: DEFAULT_PORT, host: DEFAULT_HOST, silent: false };
+  for (const token of tokens) {
+    if (token.kind === "positional") {
+      return { error: `unexpected argument "${token.value}"` };
+    }
+    if (token.kind === "option-terminator") continue;
+    const { name, rawName } = token;
+    if (name === "help") return "help";
+    if (name === "silent") {
+      if (token.value !== undefined) return { error: `${rawName} takes no value` };
+      result.silent = true;
+      continue;
+    }
+    if (name !== "port" && name !== "host" && name !== "chain-id") {
+      return { error: `unknown option ${rawName}` };
+    }
+    // Without a value, or with the next option taken as its value (`--port --host x`).
+    const value = token.value;
+    if (value === undefined || (!token.inlineValue && value.startsWith("--"))) {
+      return { error: `${rawName} needs a value` };
+    }
+    if (name === "port") {
+      if (!/^\d+$/.test(value) || Number(value) > 65535) {
+        return { error: `invalid ${rawName} ${JSON.stringify(value)}: expected an integer from 0 to 65535` };
+      }
+      result.port = Number(value);
+    } else if (name === "host") {
+      if (value.trim() === "") return { error: `invalid ${rawName}: the host must not be empty` };
+      result.host = value.trim();
+    } else {
+      if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+        return {
+          error: `invalid ${rawName} ${JSON.stringify(value)}: expected a positive integer up to ${Number.MAX_SAFE_INTEGER}`,
+        };
+      }
+      result.chainId = Number(value);
+    }
+  }
+  return result;
+}
+
+async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<number> {
+  const parsed = parseNodeArgs(args);
+  if (parsed === "help") {
+    deps.stdout(NODE_USAGE);
+    return ExitCode.Ok;
+  }
+  if ("error" in parsed) return usageError(deps, parsed.error, NODE_USAGE);
+
+  let node: CliNode;
+  try {
+    node = await deps.createNode(parsed.chainId === undefined ? {} : { chainId: parsed.chainId });
+  } catch (e) {
+    deps.stderr(`error: could not create the node: ${messageOf(e)}\n`);
+    return ExitCode.Failure;
+  }
+
+  let server: HttpNode;
+  try {
+    server = await startHttpNode({
+      host: parsed.host,
+      port: parsed.port,
+      routes: node.routes,
+      log: parsed.silent ? undefined : (line) => deps.stdout(`${line}\n`),
+    });
+  } catch (e) {
+    await node.close?.().catch(() => undefined);
+    deps.stderr(`error: ${describeListenError(e, parsed.host, parsed.port)}\n`);
+    return ExitCode.Failure;
+  }
+
+  deps.stdout(banner(server, node));
+
+  const onSignal = deps.onSignal ?? processSignals;
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    let unsubscribe: () => void = () => undefined;
+    unsubscribe = onSignal((signal) => {
+      if (stopping) {
+        deps.stderr(`Received ${signal} again, exiting without waiting for the shutdown\n`);
+        unsubscribe();
+        resolve(ExitCode.Interrupted);
+        return;
+      }
+      stopping = true;
+      deps.stdout(`\nReceived ${signal}, stopping nativekit node...\n`);
+      void (async () => {
+        try {
+          await server.close();
+          await node.close?.();
+          deps.stdout("nativekit node stopped\n");
+          resolve(ExitCode.Ok);
+        } catch (e) {
+          deps.stderr(`error while stopping the node: ${messageOf(e)}\n`);
+          resolve(ExitCode.Failure);
+        } finally {
+          unsubscribe();
+        }
+      })();
+    });
+  });
+}
+
+/** The text printed once the node listens: endpoints, accounts, warning and next steps. */
+function banner(server: HttpNode, node: CliNode): string {
+  const paths = Object.keys(node.routes);
+  const mainPath = paths.find((p) => p.replace(/\/+$/, "") === MAIN_PATH) ?? paths[0] ?? "/";
+  const mainUrl = `${server.url}${mainPath}`;
+  const symbol = node.coinSymbol ?? "coin";
+  const lines: string[] = [];
+
+  lines.push(`nativekit node listening on ${mainUrl} (chain id ${node.chainId})`);
+  if (paths.length > 1) {
+    lines.push("", "Endpoints:");
+    for (const p of paths) lines.push(`  ${server.url}${p}`);
+  }
+  if (server.host === "0.0.0.0" || server.host === "::") {
+    lines.push("", `WARNING: listening on all interfaces (${server.host}); anyone on your network can use these accounts.`);
+  }
+
+  if (node.accounts.length > 0) {
+    lines.push("", "Accounts", "========", "");
+    lines.push("WARNING: These accounts and their private keys are publicly known test keys.");
+    lines.push("Any funds sent to them on a real network WILL BE LOST.", "");
+    node.accounts.forEach((account, i) => {
+      lines.push(`Account #${i}: ${account.address} (${formatCoin(account.balanceWei)} ${symbol})`);
+      lines.push(`Private Key: ${account.privateKey}`, "");
+    });
+    lines.push("WARNING: These accounts and their private keys are publicly known test keys.");
+    lines.push("Any funds sent to them on a real network WILL BE LOST.");
+  }
+
+  lines.push("");
+  lines.push(`Connect a wallet or ethers.JsonRpcProvider to ${mainUrl} (chain id ${node.chainId}).`);
+  lines.push("Stop with Ctrl+C.", "");
+  return `${lines.join("\n")}\n`;
+}
+
+/** Formats a wei amount in coin units (18 decimals), without trailing zeros: 1.5, 50000000. */
+export function formatCoin(wei: bigint): string {
+  const negative = wei < 0n;
+  const abs = negative ? -wei : wei;
+  const unit = 10n ** 18n;
+  const whole = abs / unit;
+  const fraction = (abs % unit).toString().padStart(18, "0").replace(/0+$/, "");
+  return `${negative ? "-" : ""}${whole}${fraction === "" ? "" : `.${fraction}`}`;
+}
+
+/** A one-line, actionable explanation of why the server could not listen. */
+export function describeListenError(e: unknown, host: string, port: number): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case "EADDRINUSE":
+      return `port ${port} is already in use; pass --port 0 for a free port or another number`;
+    case "EACCES":
+      return `permission denied to listen on port ${port}; use a port above 1023 or --port 0`;
+    case "EADDRNOTAVAIL":
+      return `cannot listen on ${host}: that address does not belong to this machine; try --host 127.0.0.1`;
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `cannot resolve the host "${host}"; pass an IP address such as 127.0.0.1`;
+    default:
+      return `could not start the HTTP server on ${host}:${port}: ${messageOf(e)}`;
+  }
+}
+
+function usageError(deps: CliDeps, message: string, usage: string): number {
+  deps.stderr(`error: ${message}\n\n${usage}`);
+  return ExitCode.Usage;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Reads `version` from the nearest package.json named "nativekit" above this file. */
+function readPackageVersion(): string {
+  let dir = __dirname;
+  for (;;) {
+    const candidate = path.join(dir, "package.json");
+    try {
+      const pkg = JSON.parse(fs.readFileSync(candidate, "utf8")) as { name?: unknown; version?: unknown };
+      if (pkg.name === "nativekit" && typeof pkg.version === "string") return pkg.version;
+    } catch {
+      // no package.json here; keep walking up
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return "unknown";
+    dir = parent;
+  }
+}
