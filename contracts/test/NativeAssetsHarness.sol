@@ -41,6 +41,12 @@ contract NativeAssetsHarness {
         (ok, ret) = target.call{value: msg.value}(data);
     }
 
+    /// @notice CALLs `target` with `data` and `value` taken from this contract's own balance;
+    /// returns the outcome without reverting (a value above the balance makes the call fail).
+    function rawCallWithValue(address target, bytes calldata data, uint256 value) external returns (bool ok, bytes memory ret) {
+        (ok, ret) = target.call{value: value}(data);
+    }
+
     /// @notice STATICCALLs `target` with `data`; returns the outcome without reverting.
     function rawStaticCall(address target, bytes calldata data) external view returns (bool ok, bytes memory ret) {
         (ok, ret) = target.staticcall(data);

@@ -1,0 +1,103 @@
+import type { Block } from "@ethereumjs/block";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import type { Address } from "@ethereumjs/util";
+import type { MultiCoinSnapshot } from "./multicoin";
+
+/** One log as the JSON-RPC API reports it, positioned in its block. */
+export interface LogRecord {
+  readonly address: Uint8Array;
+  readonly topics: readonly Uint8Array[];
+  readonly data: Uint8Array;
+  readonly logIndex: number;
+  readonly transactionIndex: number;
+  readonly transactionHash: string;
+  readonly blockHash: string;
+  readonly blockNumber: bigint;
+}
+
+export interface ReceiptRecord {
+  readonly status: 0 | 1;
+  readonly gasUsed: bigint;
+  readonly cumulativeGasUsed: bigint;
+  readonly effectiveGasPrice: bigint;
+  readonly logs: readonly LogRecord[];
+  readonly logsBloom: Uint8Array;
+  readonly contractAddress: Address | undefined;
+  /** Return data of a failed transaction (revert reason), kept for error messages and traces. */
+  readonly returnData: Uint8Array;
+  readonly error: string | undefined;
+}
+
+export interface MinedTransaction {
+  readonly tx: TypedTransaction;
+  readonly hash: string;
+  readonly from: Address;
+  readonly index: number;
+  readonly block: BlockRecord;
+  readonly receipt: ReceiptRecord;
+}
+
+export interface BlockRecord {
+  readonly block: Block;
+  readonly hash: string;
+  readonly number: bigint;
+  readonly transactions: MinedTransaction[];
+  /** Multi-coin balances after this block. */
+  readonly multiCoin: MultiCoinSnapshot;
+}
+
+/**
+ * The canonical chain: blocks by number and hash, mined transactions by hash.
+ * Only the engine appends or truncates it (evm_revert, reorg to a snapshot).
+ */
+export class ChainStore {
+  private readonly byNumber: BlockRecord[] = [];
+  private readonly byHash = new Map<string, BlockRecord>();
+  private readonly txByHash = new Map<string, MinedTransaction>();
+
+  append(record: BlockRecord): void {
+    if (record.number !== BigInt(this.byNumber.length)) {
+      throw new Error(`block ${record.number} appended at height ${this.byNumber.length}`);
+    }
+    this.byNumber.push(record);
+    this.byHash.set(record.hash, record);
+    for (const mined of record.transactions) this.txByHash.set(mined.hash, mined);
+  }
+
+  /** Drops every block above `height`. */
+  truncate(height: bigint): void {
+    while (BigInt(this.byNumber.length) > height + 1n) {
+      const record = this.byNumber.pop()!;
+      this.byHash.delete(record.hash);
+      for (const mined of record.transactions) this.txByHash.delete(mined.hash);
+    }
+  }
+
+  get head(): BlockRecord {
+    const head = this.byNumber[this.byNumber.length - 1];
+    if (head === undefined) throw new Error("the chain has no genesis block");
+    return head;
+  }
+
+  get height(): bigint {
+    return BigInt(this.byNumber.length - 1);
+  }
+
+  byNumberOrUndefined(n: bigint): BlockRecord | undefined {
+    return n < 0n || n >= BigInt(this.byNumber.length) ? undefined : this.byNumber[Number(n)];
+  }
+
+  byHashOrUndefined(hash: string): BlockRecord | undefined {
+    return this.byHash.get(hash.toLowerCase());
+  }
+
+  transaction(hash: string): MinedTransaction | undefined {
+    return this.txByHash.get(hash.toLowerCase());
+  }
+
+  /** Blocks from `from` to `to` inclusive, clamped to the chain. */
+  *range(from: bigint, to: bigint): Iterable<BlockRecord> {
+    const last = to < this.height ? to : this.height;
+    for (let n = from < 0n ? 0n : from; n <= last; n++) yield this.byNumber[Number(n)]!;
+  }
+}

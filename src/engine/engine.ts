@@ -1,0 +1,811 @@
+import { createBlock, type Block } from "@ethereumjs/block";
+import { createCustomCommon, Mainnet, type Common } from "@ethereumjs/common";
+import { NobleBN254, type EVMResult } from "@ethereumjs/evm";
+import { Caches } from "@ethereumjs/statemanager";
+import {
+  createTx,
+  createTxFromRLP,
+  TransactionType,
+  type TypedTransaction,
+  type TypedTxData,
+} from "@ethereumjs/tx";
+import {
+  Account,
+  Address,
+  bytesToHex,
+  bytesToUnprefixedHex,
+  createAddressFromString,
+  createContractAddress,
+  createZeroAddress,
+  hexToBytes,
+  KECCAK256_RLP,
+  setLengthLeft,
+  bigIntToBytes,
+} from "@ethereumjs/util";
+import { buildBlock, createVM, runTx, type RunTxResult, type VM } from "@ethereumjs/vm";
+import { deriveMnemonicKeys, unlockedAccount, type UnlockedAccount } from "./accounts";
+import { ChainStore, type BlockRecord, type LogRecord, type MinedTransaction, type ReceiptRecord } from "./chain";
+import { RpcError, RpcErrorCode } from "./errors";
+import {
+  BLACKHOLE_ADDRESS,
+  DEFAULT_BLOCK_GAS_LIMIT,
+  DEFAULT_MIN_BASE_FEE,
+  LOCAL_CHAIN_ID,
+  resolveAccounts,
+  type EngineOptions,
+  type ResolvedEngineOptions,
+} from "./options";
+import { NativeEVM, nativePrecompiles } from "./precompiles";
+import { revertError, failureMessage } from "./revert";
+import { NativeStateManager } from "./state-manager";
+import type { MultiCoinSnapshot } from "./multicoin";
+import { parseAssetIdHex } from "./params";
+
+/** A transaction request as eth_sendTransaction / eth_call receive it, already parsed. */
+export interface TransactionRequest {
+  from?: Address;
+  to?: Address;
+  gas?: bigint;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  value?: bigint;
+  data?: Uint8Array;
+  nonce?: bigint;
+  accessList?: { address: string; storageKeys: string[] }[];
+  type?: number;
+}
+
+export type BlockSelector = bigint | "latest" | "earliest" | "pending" | "safe" | "finalized" | { hash: string };
+
+export interface LogFilter {
+  fromBlock: bigint;
+  toBlock: bigint;
+  addresses: Uint8Array[];
+  /** Per position: undefined = any, else any of the listed topics. */
+  topics: (Uint8Array[] | undefined)[];
+}
+
+export interface CallOutcome {
+  returnValue: Uint8Array;
+  gasUsed: bigint;
+  error: string | undefined;
+  reverted: boolean;
+}
+
+interface EngineSnapshot {
+  height: bigint;
+  stateRoot: Uint8Array;
+  multiCoin: MultiCoinSnapshot;
+  timeOffset: number;
+  nextTimestamp: number | undefined;
+  pending: TypedTransaction[];
+  nextBaseFee: bigint | undefined;
+}
+
+/** A transaction waiting in the pool (automine off), with its sender resolved. */
+interface PooledTransaction {
+  tx: TypedTransaction;
+  from: Address;
+  hash: string;
+}
+
+const ZERO32 = new Uint8Array(32);
+
+/**
+ * The contract-chain engine: an EVM with the native-asset precompiles and multi-coin state,
+ * a chain of blocks, a transaction pool, and the queries a node answers. It knows nothing of
+ * JSON-RPC framing, HTTP or Hardhat; `rpc.ts` maps methods onto it.
+ */
+export class Engine {
+  readonly options: ResolvedEngineOptions;
+  readonly common: Common;
+  readonly stateManager: NativeStateManager;
+  readonly chain = new ChainStore();
+  readonly unlocked = new Map<string, UnlockedAccount>();
+  /** Addresses eth_sendTransaction may send from without a key (hardhat_impersonateAccount). */
+  readonly impersonated = new Set<string>();
+  automine: boolean;
+
+  private vm!: VM;
+  private pool: PooledTransaction[] = [];
+  private timeOffset = 0;
+  private nextTimestamp: number | undefined;
+  private nextBaseFee: bigint | undefined;
+  private snapshots = new Map<number, EngineSnapshot>();
+  private nextSnapshotId = 1;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly blockListeners = new Set<(record: BlockRecord) => void>();
+
+  private constructor(options: ResolvedEngineOptions) {
+    this.options = options;
+    this.automine = options.automine;
+    this.common = createCustomCommon(
+      { name: "nativekit", chainId: options.chainId },
+      Mainnet,
+      { hardfork: options.hardfork },
+    );
+    this.stateManager = new NativeStateManager({ common: this.common, caches: new Caches() });
+  }
+
+  static async create(opts: EngineOptions = {}): Promise<Engine> {
+    const chainId = opts.chainId ?? LOCAL_CHAIN_ID;
+    const options: ResolvedEngineOptions = {
+      chainId,
+      networkId: opts.networkId ?? chainId,
+      hardfork: opts.hardfork ?? "cancun",
+      accounts: resolveAccounts(opts.accounts, deriveMnemonicKeys),
+      assetBalances: opts.assetBalances ?? [],
+      deprecatedPrecompiles: opts.deprecatedPrecompiles ?? false,
+      blockGasLimit: opts.blockGasLimit ?? DEFAULT_BLOCK_GAS_LIMIT,
+      minBaseFeePerGas: opts.minBaseFeePerGas ?? DEFAULT_MIN_BASE_FEE,
+      automine: opts.automine ?? true,
+      genesisTimestamp: opts.genesisTimestamp ?? Math.floor(Date.now() / 1000),
+      coinbase: opts.coinbase ?? BLACKHOLE_ADDRESS,
+      allowUnlimitedContractSize: opts.allowUnlimitedContractSize ?? false,
+      throwOnTransactionFailures: opts.throwOnTransactionFailures ?? false,
+      throwOnCallFailures: opts.throwOnCallFailures ?? true,
+      log: opts.log ?? (() => {}),
+    };
+    if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`chainId must be a positive integer, got ${chainId}`);
+    const engine = new Engine(options);
+    await engine.initialise();
+    return engine;
+  }
+
+  private async initialise(): Promise<void> {
+    this.vm = await this.makeVm(this.stateManager);
+    for (const { privateKey, balance } of this.options.accounts) {
+      const account = unlockedAccount(privateKey);
+      this.unlocked.set(account.addressHex, account);
+      await this.stateManager.putAccount(account.address, new Account(0n, balance));
+    }
+    for (const { address, assetId, amount } of this.options.assetBalances) {
+      await this.stateManager.setAssetBalance(parseAddress(address), parseAssetIdHex(assetId), amount);
+    }
+    const stateRoot = await this.stateManager.getStateRoot();
+    const genesis = createBlock(
+      {
+        header: {
+          number: 0n,
+          gasLimit: this.options.blockGasLimit,
+          timestamp: BigInt(this.options.genesisTimestamp),
+          baseFeePerGas: this.options.minBaseFeePerGas,
+          stateRoot,
+          coinbase: this.options.coinbase as `0x${string}`,
+          difficulty: 0n,
+          excessBlobGas: 0n,
+          blobGasUsed: 0n,
+          parentBeaconBlockRoot: ZERO32,
+          withdrawalsRoot: KECCAK256_RLP,
+        },
+        withdrawals: [],
+      },
+      { common: this.common, setHardfork: false },
+    );
+    this.chain.append(this.record(genesis, [], []));
+  }
+
+  private async makeVm(stateManager: NativeStateManager): Promise<VM> {
+    const blockchain = {
+      getBlock: async (n: number) => {
+        const record = this.chain.byNumberOrUndefined(BigInt(n));
+        if (record === undefined) throw new Error(`block ${n} not found`);
+        return record.block;
+      },
+      putBlock: async () => {},
+      shallowCopy() {
+        return this;
+      },
+    };
+    const evm = new NativeEVM({
+      common: this.common,
+      stateManager,
+      blockchain,
+      bn254: new NobleBN254(),
+      customPrecompiles: nativePrecompiles({ deprecated: this.options.deprecatedPrecompiles }),
+      allowUnlimitedContractSize: this.options.allowUnlimitedContractSize,
+    });
+    return createVM({ common: this.common, stateManager, blockchain, evm });
+  }
+
+  /** Runs operations one at a time: the EVM state is shared and every step awaits. */
+  serialize<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  onBlock(listener: (record: BlockRecord) => void): () => void {
+    this.blockListeners.add(listener);
+    return () => this.blockListeners.delete(listener);
+  }
+
+  // ---------------------------------------------------------------- blocks and time
+
+  get head(): BlockRecord {
+    return this.chain.head;
+  }
+
+  resolveBlock(selector: BlockSelector): BlockRecord {
+    if (selector === "latest" || selector === "pending" || selector === "safe" || selector === "finalized") return this.chain.head;
+    if (selector === "earliest") return this.chain.byNumberOrUndefined(0n)!;
+    if (typeof selector === "bigint") {
+      const record = this.chain.byNumberOrUndefined(selector);
+      if (record === undefined) {
+        throw new RpcError(RpcErrorCode.InvalidParams, `block ${selector} is not known: the latest block is ${this.chain.height}`);
+      }
+      return record;
+    }
+    const record = this.chain.byHashOrUndefined(selector.hash);
+    if (record === undefined) throw new RpcError(RpcErrorCode.InvalidParams, `block with hash ${selector.hash} is not known`);
+    return record;
+  }
+
+  /** The base fee the next block will have. */
+  nextBlockBaseFee(): bigint {
+    if (this.nextBaseFee !== undefined) return this.nextBaseFee;
+    const computed = this.head.block.header.calcNextBaseFee();
+    return computed > this.options.minBaseFeePerGas ? computed : this.options.minBaseFeePerGas;
+  }
+
+  setNextBlockBaseFee(fee: bigint): void {
+    this.nextBaseFee = fee;
+  }
+
+  private nextBlockTimestamp(): bigint {
+    const parent = Number(this.head.block.header.timestamp);
+    if (this.nextTimestamp !== undefined) return BigInt(this.nextTimestamp);
+    const now = Math.floor(Date.now() / 1000) + this.timeOffset;
+    // The contract chain allows blocks with their parent's timestamp, never an earlier one.
+    return BigInt(now > parent ? now : parent);
+  }
+
+  increaseTime(seconds: number): number {
+    this.timeOffset += seconds;
+    return this.timeOffset;
+  }
+
+  setNextBlockTimestamp(timestamp: number): void {
+    const parent = Number(this.head.block.header.timestamp);
+    if (timestamp <= parent) {
+      throw new RpcError(
+        RpcErrorCode.InvalidParams,
+        `timestamp ${timestamp} is lower than or equal to the previous block's timestamp ${parent}`,
+      );
+    }
+    this.nextTimestamp = timestamp;
+  }
+
+  /**
+   * Mines one block with the given transactions (or the pool's), at an optional timestamp.
+   * Invalid transactions are left out and reported; the rest are mined in order.
+   */
+  async mineBlock(opts: { timestamp?: bigint; transactions?: PooledTransaction[] } = {}): Promise<{
+    record: BlockRecord;
+    rejected: { pooled: PooledTransaction; error: Error }[];
+  }> {
+    const parent = this.head;
+    const timestamp = opts.timestamp ?? this.nextBlockTimestamp();
+    if (opts.timestamp !== undefined) this.timeOffset = Number(timestamp) - Math.floor(Date.now() / 1000);
+    this.nextTimestamp = undefined;
+    const baseFeePerGas = this.nextBlockBaseFee();
+    this.nextBaseFee = undefined;
+    const builder = await buildBlock(this.vm, {
+      parentBlock: parent.block,
+      headerData: {
+        timestamp,
+        baseFeePerGas,
+        gasLimit: this.options.blockGasLimit,
+        coinbase: this.options.coinbase as `0x${string}`,
+        difficulty: 0n,
+        parentBeaconBlockRoot: ZERO32,
+      },
+      withdrawals: [],
+      blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, common: this.common },
+    });
+    const candidates = opts.transactions ?? this.takePoolForBlock(baseFeePerGas);
+    const included: PooledTransaction[] = [];
+    const results: RunTxResult[] = [];
+    const rejected: { pooled: PooledTransaction; error: Error }[] = [];
+    for (const pooled of candidates) {
+      try {
+        results.push(await builder.addTransaction(pooled.tx, { skipHardForkValidation: true }));
+        included.push(pooled);
+      } catch (error) {
+        rejected.push({ pooled, error: error instanceof Error ? error : new Error(String(error)) });
+      }
+    }
+    const { block } = await builder.build();
+    const record = this.record(block, included, results);
+    this.chain.append(record);
+    for (const listener of this.blockListeners) listener(record);
+    return { record, rejected };
+  }
+
+  private record(block: Block, included: PooledTransaction[], results: RunTxResult[]): BlockRecord {
+    const hash = bytesToHex(block.hash());
+    const transactions: MinedTransaction[] = [];
+    const record: BlockRecord = {
+      block,
+      hash,
+      number: block.header.number,
+      transactions,
+      multiCoin: this.stateManager.multiCoin.snapshot(),
+    };
+    const baseFee = block.header.baseFeePerGas ?? 0n;
+    let logIndex = 0;
+    for (let i = 0; i < included.length; i++) {
+      const pooled = included[i]!;
+      const result = results[i]!;
+      const logs: LogRecord[] = (result.execResult.logs ?? []).map(([address, topics, data]) => ({
+        address,
+        topics,
+        data,
+        logIndex: logIndex++,
+        transactionIndex: i,
+        transactionHash: pooled.hash,
+        blockHash: hash,
+        blockNumber: block.header.number,
+      }));
+      const error = result.execResult.exceptionError;
+      const receipt: ReceiptRecord = {
+        status: error === undefined ? 1 : 0,
+        gasUsed: result.totalGasSpent,
+        cumulativeGasUsed: result.receipt.cumulativeBlockGasUsed,
+        effectiveGasPrice: effectiveGasPrice(pooled.tx, baseFee),
+        logs,
+        logsBloom: result.bloom.bitvector,
+        contractAddress: result.createdAddress,
+        returnData: result.execResult.returnValue,
+        error: error === undefined ? undefined : failureMessage(error.error, result.execResult.returnValue),
+      };
+      transactions.push({ tx: pooled.tx, hash: pooled.hash, from: pooled.from, index: i, block: record, receipt });
+    }
+    return record;
+  }
+
+  // ---------------------------------------------------------------- transactions
+
+  /** Builds and signs (or impersonates) a transaction from a request, filling defaults like a node. */
+  async prepareTransaction(request: TransactionRequest): Promise<PooledTransaction> {
+    const from = request.from;
+    if (from === undefined) throw new RpcError(RpcErrorCode.InvalidParams, "eth_sendTransaction needs a `from` address");
+    const fromHex = from.toString();
+    const key = this.unlocked.get(fromHex);
+    if (key === undefined && !this.impersonated.has(fromHex)) {
+      throw new RpcError(
+        RpcErrorCode.ServerError,
+        `unknown account ${fromHex}: eth_sendTransaction signs only for the node's unlocked accounts (see eth_accounts); sign it yourself and use eth_sendRawTransaction`,
+      );
+    }
+    const nonce = request.nonce ?? (await this.pendingNonce(from));
+    const gasLimit = request.gas ?? (await this.estimateGas({ ...request, nonce }, "pending"));
+    const data: TypedTxData = {
+      nonce,
+      gasLimit,
+      to: request.to,
+      value: request.value ?? 0n,
+      data: request.data ?? new Uint8Array(0),
+      accessList: request.accessList,
+      chainId: BigInt(this.options.chainId),
+    } as TypedTxData;
+    const wantsLegacy = request.gasPrice !== undefined || request.type === 0 || request.type === 1;
+    if (wantsLegacy) {
+      Object.assign(data, {
+        type: request.type === 1 || (request.type === undefined && request.accessList !== undefined) ? TransactionType.AccessListEIP2930 : TransactionType.Legacy,
+        gasPrice: request.gasPrice ?? this.nextBlockBaseFee(),
+      });
+    } else {
+      const maxPriorityFeePerGas = request.maxPriorityFeePerGas ?? 0n;
+      Object.assign(data, {
+        type: TransactionType.FeeMarketEIP1559,
+        maxPriorityFeePerGas,
+        maxFeePerGas: request.maxFeePerGas ?? this.nextBlockBaseFee() * 2n + maxPriorityFeePerGas,
+      });
+    }
+    if (key !== undefined) {
+      const tx = createTx(data, { common: this.common }).sign(key.privateKey);
+      // We know the signer: spare the EVM a signature recovery per transaction.
+      tx.cache.senderPubKey = key.publicKey;
+      return { tx, from, hash: bytesToHex(tx.hash()) };
+    }
+    return this.impersonatedTransaction(data, from);
+  }
+
+  /** An impersonated sender has no key: a placeholder signature keeps the hash defined. */
+  private impersonatedTransaction(data: TypedTxData, from: Address): PooledTransaction {
+    const fake = { ...data, v: data.type === TransactionType.Legacy ? BigInt(this.options.chainId) * 2n + 35n : 1n, r: 1n, s: BigInt("0x" + bytesToUnprefixedHex(from.bytes)) || 1n } as TypedTxData;
+    const tx = createTx(fake, { common: this.common, freeze: false });
+    tx.getSenderAddress = () => from;
+    return { tx, from, hash: bytesToHex(tx.hash()) };
+  }
+
+  /** Decodes and checks a signed transaction; throws RpcError naming the rule it breaks. */
+  async decodeRawTransaction(raw: Uint8Array): Promise<PooledTransaction> {
+    let tx: TypedTransaction;
+    try {
+      tx = createTxFromRLP(raw, { common: this.common });
+    } catch (error) {
+      throw new RpcError(RpcErrorCode.InvalidParams, `invalid raw transaction: ${(error as Error).message.split(" (")[0]}`);
+    }
+    if (tx.type === TransactionType.BlobEIP4844 || tx.type === TransactionType.EOACodeEIP7702) {
+      throw new RpcError(RpcErrorCode.InvalidParams, `transaction type ${tx.type} is not supported by the contract chain`);
+    }
+    let from: Address;
+    try {
+      from = tx.getSenderAddress();
+    } catch {
+      throw new RpcError(RpcErrorCode.InvalidParams, "invalid transaction signature: the sender cannot be recovered");
+    }
+    if (tx.type === TransactionType.Legacy && !tx.isSigned()) {
+      throw new RpcError(RpcErrorCode.InvalidParams, "the transaction is not signed");
+    }
+    const txChainId = tx.type === TransactionType.Legacy ? legacyChainId(tx.v!) : tx.common.chainId();
+    if (txChainId !== undefined && txChainId !== BigInt(this.options.chainId)) {
+      throw new RpcError(RpcErrorCode.InvalidParams, `invalid chain id ${txChainId} for this node: expected ${this.options.chainId}`);
+    }
+    return { tx, from, hash: bytesToHex(tx.hash()) };
+  }
+
+  /** Validates a transaction against current state, like a node's pool does on arrival. */
+  async validateForPool(pooled: PooledTransaction): Promise<void> {
+    const { tx, from } = pooled;
+    if (this.chain.transaction(pooled.hash) !== undefined || this.pool.some((p) => p.hash === pooled.hash)) {
+      throw new RpcError(RpcErrorCode.ServerError, `transaction ${pooled.hash} is already known`);
+    }
+    const account = (await this.stateManager.getAccount(from)) ?? new Account();
+    if (tx.nonce < account.nonce) {
+      throw new RpcError(RpcErrorCode.ServerError, `nonce too low: address ${from.toString()}, next nonce ${account.nonce}, transaction nonce ${tx.nonce}`);
+    }
+    const intrinsic = tx.getIntrinsicGas();
+    if (tx.gasLimit < intrinsic) {
+      throw new RpcError(RpcErrorCode.ServerError, `intrinsic gas too low: gas limit ${tx.gasLimit}, needed at least ${intrinsic}`);
+    }
+    if (tx.gasLimit > this.options.blockGasLimit) {
+      throw new RpcError(RpcErrorCode.ServerError, `gas limit ${tx.gasLimit} exceeds the block gas limit ${this.options.blockGasLimit}`);
+    }
+    const maxFee = "maxFeePerGas" in tx ? (tx.maxFeePerGas as bigint) : (tx as unknown as { gasPrice: bigint }).gasPrice;
+    const cost = tx.gasLimit * maxFee + tx.value;
+    if (account.balance < cost) {
+      throw new RpcError(
+        RpcErrorCode.ServerError,
+        `insufficient funds for gas * price + value: address ${from.toString()} has ${account.balance} wei, needs ${cost} wei`,
+      );
+    }
+    if (this.automine) {
+      const baseFee = this.nextBlockBaseFee();
+      if (maxFee < baseFee) {
+        throw new RpcError(RpcErrorCode.ServerError, `max fee per gas ${maxFee} is below the next block's base fee ${baseFee}`);
+      }
+      const expected = await this.pendingNonce(from);
+      if (tx.nonce > expected) {
+        throw new RpcError(
+          RpcErrorCode.ServerError,
+          `nonce too high: expected ${expected} for ${from.toString()}, got ${tx.nonce}; transactions cannot be queued while automine is on`,
+        );
+      }
+    }
+  }
+
+  /** Accepts a transaction: mines it at once with automine, else pools it. Returns its hash. */
+  async submit(pooled: PooledTransaction): Promise<string> {
+    await this.validateForPool(pooled);
+    if (!this.automine) {
+      this.pool.push(pooled);
+      return pooled.hash;
+    }
+    const { record, rejected } = await this.mineBlock({ transactions: [pooled] });
+    if (rejected.length > 0) {
+      throw new RpcError(RpcErrorCode.ServerError, `transaction rejected: ${cleanVmMessage(rejected[0]!.error.message)}`);
+    }
+    const mined = record.transactions[0]!;
+    if (this.options.throwOnTransactionFailures && mined.receipt.status === 0) {
+      throw revertError(mined.receipt.error ?? "reverted", mined.receipt.returnData, mined.hash);
+    }
+    return pooled.hash;
+  }
+
+  /** The pool's transactions for the next block: per sender in nonce order, best fee first. */
+  private takePoolForBlock(baseFee: bigint): PooledTransaction[] {
+    const chosen: PooledTransaction[] = [];
+    const remaining: PooledTransaction[] = [];
+    let gas = 0n;
+    const sorted = [...this.pool].sort((a, b) => {
+      if (a.from.equals(b.from)) return a.tx.nonce < b.tx.nonce ? -1 : 1;
+      const fa = a.tx.getEffectivePriorityFee(baseFee);
+      const fb = b.tx.getEffectivePriorityFee(baseFee);
+      return fa === fb ? 0 : fa > fb ? -1 : 1;
+    });
+    for (const pooled of sorted) {
+      if (gas + pooled.tx.gasLimit <= this.options.blockGasLimit) {
+        chosen.push(pooled);
+        gas += pooled.tx.gasLimit;
+      } else remaining.push(pooled);
+    }
+    this.pool = remaining;
+    return chosen;
+  }
+
+  get pendingTransactions(): readonly PooledTransaction[] {
+    return this.pool;
+  }
+
+  dropPendingTransaction(hash: string): boolean {
+    const before = this.pool.length;
+    this.pool = this.pool.filter((p) => p.hash !== hash.toLowerCase());
+    return this.pool.length !== before;
+  }
+
+  async pendingNonce(address: Address): Promise<bigint> {
+    const account = await this.stateManager.getAccount(address);
+    let nonce = account?.nonce ?? 0n;
+    for (const pooled of this.pool) if (pooled.from.equals(address) && pooled.tx.nonce === nonce) nonce++;
+    return nonce;
+  }
+
+  // ---------------------------------------------------------------- state reads
+
+  /** The state as of a block: the live state for the head, a read-only view for older blocks. */
+  stateAt(record: BlockRecord): NativeStateManager {
+    if (record === this.head) return this.stateManager;
+    return this.stateManager.viewAt(record.block.header.stateRoot, record.multiCoin);
+  }
+
+  async getAccount(address: Address, record: BlockRecord): Promise<Account> {
+    return (await this.stateAt(record).getAccount(address)) ?? new Account();
+  }
+
+  async getCode(address: Address, record: BlockRecord): Promise<Uint8Array> {
+    return this.stateAt(record).getCode(address);
+  }
+
+  async getStorageAt(address: Address, slot: Uint8Array, record: BlockRecord): Promise<Uint8Array> {
+    const value = await this.stateAt(record).getStorage(address, setLengthLeft(slot, 32));
+    return setLengthLeft(value, 32);
+  }
+
+  getAssetBalance(address: Address, assetIdHex64: string, record: BlockRecord): bigint {
+    if (record === this.head) return this.stateManager.getAssetBalance(address, assetIdHex64);
+    return record.multiCoin.balances.get(bytesToUnprefixedHex(address.bytes) + assetIdHex64) ?? 0n;
+  }
+
+  // ---------------------------------------------------------------- calls and estimates
+
+  /** Runs a call against the state of a block without keeping any change. */
+  async call(request: TransactionRequest, selector: BlockSelector): Promise<CallOutcome> {
+    const record = this.resolveBlock(selector);
+    const gas = request.gas ?? this.options.blockGasLimit;
+    return this.execute(request, record, gas);
+  }
+
+  private async execute(request: TransactionRequest, record: BlockRecord, gas: bigint): Promise<CallOutcome> {
+    const isHead = record === this.head;
+    const state = this.stateAt(record);
+    const vm = isHead ? this.vm : await this.makeVm(state);
+    const from = request.from ?? createZeroAddress();
+    const account = (await state.getAccount(from)) ?? new Account();
+    const value = request.value ?? 0n;
+    if (account.balance < value) {
+      throw new RpcError(
+        RpcErrorCode.ServerError,
+        `insufficient funds for transfer: address ${from.toString()} has ${account.balance} wei, the call sends ${value}`,
+      );
+    }
+    const gasPrice = request.gasPrice ?? request.maxFeePerGas ?? 0n;
+    // Like geth, a call that names no fee runs at base fee 0, so it needs no balance for gas.
+    const baseFee = gasPrice === 0n ? 0n : this.nextBlockBaseFee();
+    const header = record.block.header;
+    const block = createBlock(
+      {
+        header: {
+          number: isHead ? header.number + 1n : header.number,
+          timestamp: isHead ? this.nextBlockTimestamp() : header.timestamp,
+          gasLimit: header.gasLimit > gas ? header.gasLimit : gas,
+          baseFeePerGas: baseFee,
+          coinbase: header.coinbase,
+          parentHash: isHead ? record.block.hash() : header.parentHash,
+          difficulty: 0n,
+          excessBlobGas: 0n,
+          parentBeaconBlockRoot: ZERO32,
+          withdrawalsRoot: KECCAK256_RLP,
+        },
+        withdrawals: [],
+      },
+      { common: this.common, setHardfork: false },
+    );
+    const data: TypedTxData = {
+      type: TransactionType.Legacy,
+      nonce: request.nonce ?? account.nonce,
+      gasLimit: gas,
+      gasPrice,
+      to: request.to,
+      value,
+      data: request.data ?? new Uint8Array(0),
+    } as TypedTxData;
+    const tx = createTx(data, { common: this.common, freeze: false });
+    tx.getSenderAddress = () => from;
+    await state.checkpoint();
+    try {
+      const result = await runTx(vm, { tx, block, skipNonce: true, skipBalance: gasPrice === 0n, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
+      return outcomeOf(result);
+    } catch (error) {
+      throw new RpcError(RpcErrorCode.ServerError, cleanVmMessage((error as Error).message));
+    } finally {
+      await state.revert();
+    }
+  }
+
+  /**
+   * Smallest gas limit with which the transaction succeeds, found like geth does: run it with
+   * the block gas limit, then binary search between what it used and that limit.
+   */
+  async estimateGas(request: TransactionRequest, selector: BlockSelector): Promise<bigint> {
+    const record = this.resolveBlock(selector);
+    const cap = request.gas ?? this.options.blockGasLimit;
+    const first = await this.execute(request, record, cap);
+    if (first.error !== undefined) throw revertError(first.error, first.returnValue);
+    let lo = first.gasUsed - 1n;
+    let hi = cap;
+    // Most transactions succeed with what they used plus the 1/64 EIP-150 retention: try that first.
+    const optimistic = ((first.gasUsed + 2300n) * 64n) / 63n;
+    if (optimistic < hi) {
+      const attempt = await this.execute(request, record, optimistic);
+      if (attempt.error === undefined) hi = optimistic;
+      else lo = optimistic;
+    }
+    while (lo + 1n < hi) {
+      // Stop when within 1.5% of the answer: the remaining steps buy nothing a user notices.
+      if ((hi - lo) * 1000n < hi * 15n) break;
+      const mid = (lo + hi) / 2n;
+      const attempt = await this.execute(request, record, mid);
+      if (attempt.error === undefined) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  }
+
+  // ---------------------------------------------------------------- logs
+
+  getLogs(filter: LogFilter): LogRecord[] {
+    const out: LogRecord[] = [];
+    for (const record of this.chain.range(filter.fromBlock, filter.toBlock)) {
+      for (const mined of record.transactions) {
+        for (const log of mined.receipt.logs) if (logMatches(log, filter)) out.push(log);
+      }
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- test-only powers
+
+  async setAssetBalance(address: Address, assetIdHex64: string, amount: bigint): Promise<void> {
+    await this.stateManager.setAssetBalance(address, assetIdHex64, amount);
+    await this.commitDirectEdit();
+  }
+
+  async setBalance(address: Address, balance: bigint): Promise<void> {
+    const account = (await this.stateManager.getAccount(address)) ?? new Account();
+    account.balance = balance;
+    await this.stateManager.putAccount(address, account);
+    await this.commitDirectEdit();
+  }
+
+  async setNonce(address: Address, nonce: bigint): Promise<void> {
+    const account = (await this.stateManager.getAccount(address)) ?? new Account();
+    account.nonce = nonce;
+    await this.stateManager.putAccount(address, account);
+    await this.commitDirectEdit();
+  }
+
+  async setCode(address: Address, code: Uint8Array): Promise<void> {
+    if ((await this.stateManager.getAccount(address)) === undefined) await this.stateManager.putAccount(address, new Account());
+    await this.stateManager.putCode(address, code);
+    await this.commitDirectEdit();
+  }
+
+  async setStorageAt(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
+    if ((await this.stateManager.getAccount(address)) === undefined) await this.stateManager.putAccount(address, new Account());
+    await this.stateManager.putStorage(address, setLengthLeft(slot, 32), stripZeros(value));
+    await this.commitDirectEdit();
+  }
+
+  /**
+   * A direct state edit (test-only methods) applies to the head block's state, as on Hardhat's
+   * network: reads at "latest" see it at once, and the next block builds on it.
+   */
+  private async commitDirectEdit(): Promise<void> {
+    await this.stateManager.flush();
+    const head = this.chain.head as { -readonly [K in keyof BlockRecord]: BlockRecord[K] };
+    head.multiCoin = this.stateManager.multiCoin.snapshot();
+  }
+
+  async snapshot(): Promise<number> {
+    const id = this.nextSnapshotId++;
+    this.snapshots.set(id, {
+      height: this.chain.height,
+      stateRoot: await this.stateManager.getStateRoot(),
+      multiCoin: this.stateManager.multiCoin.snapshot(),
+      timeOffset: this.timeOffset,
+      nextTimestamp: this.nextTimestamp,
+      pending: this.pool.map((p) => p.tx),
+      nextBaseFee: this.nextBaseFee,
+    });
+    return id;
+  }
+
+  /** Returns to a snapshot; it and every later snapshot are consumed (Hardhat semantics). */
+  async revertTo(id: number): Promise<boolean> {
+    const snapshot = this.snapshots.get(id);
+    if (snapshot === undefined) return false;
+    for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
+    this.chain.truncate(snapshot.height);
+    await this.stateManager.setStateRoot(snapshot.stateRoot);
+    this.stateManager.multiCoin.restore(snapshot.multiCoin);
+    const head = this.chain.head as { -readonly [K in keyof BlockRecord]: BlockRecord[K] };
+    head.multiCoin = snapshot.multiCoin;
+    this.timeOffset = snapshot.timeOffset;
+    this.nextTimestamp = snapshot.nextTimestamp;
+    this.nextBaseFee = snapshot.nextBaseFee;
+    this.pool = this.pool.filter((p) => snapshot.pending.includes(p.tx));
+    return true;
+  }
+}
+
+function outcomeOf(result: EVMResult & { totalGasSpent?: bigint }): CallOutcome {
+  const error = result.execResult.exceptionError;
+  return {
+    returnValue: result.execResult.returnValue,
+    gasUsed: (result as RunTxResult).totalGasSpent ?? result.execResult.executionGasUsed,
+    error: error?.error,
+    reverted: error?.error === "revert",
+  };
+}
+
+function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint): bigint {
+  if ("maxFeePerGas" in tx) {
+    const maxFee = tx.maxFeePerGas as bigint;
+    const tip = tx.maxPriorityFeePerGas as bigint;
+    return baseFee + tip < maxFee ? baseFee + tip : maxFee;
+  }
+  return (tx as unknown as { gasPrice: bigint }).gasPrice;
+}
+
+function legacyChainId(v: bigint): bigint | undefined {
+  if (v === 27n || v === 28n) return undefined;
+  return (v - 35n) / 2n;
+}
+
+function logMatches(log: LogRecord, filter: LogFilter): boolean {
+  if (filter.addresses.length > 0 && !filter.addresses.some((a) => bytesEqual(a, log.address))) return false;
+  for (let i = 0; i < filter.topics.length; i++) {
+    const wanted = filter.topics[i];
+    if (wanted === undefined || wanted.length === 0) continue;
+    const topic = log.topics[i];
+    if (topic === undefined || !wanted.some((t) => bytesEqual(t, topic))) return false;
+  }
+  return true;
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function stripZeros(value: Uint8Array): Uint8Array {
+  let i = 0;
+  while (i < value.length && value[i] === 0) i++;
+  return value.subarray(i);
+}
+
+export function parseAddress(text: string): Address {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(text)) throw new RpcError(RpcErrorCode.InvalidParams, `invalid address ${JSON.stringify(text)}: expected 0x followed by 40 hex digits`);
+  return createAddressFromString(text);
+}
+
+/** ethereumjs messages end with a dump of the block or tx; people need the first sentence. */
+export function cleanVmMessage(message: string): string {
+  return message.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "").replace(/ \(.*hash=.*$/s, "");
+}
+

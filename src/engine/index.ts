@@ -1,0 +1,12 @@
+export { Engine } from "./engine";
+export type { BlockSelector, CallOutcome, LogFilter, TransactionRequest } from "./engine";
+export { NativeProvider, createNativeProvider } from "./provider";
+export { RpcError, RpcErrorCode } from "./errors";
+export type { Eip1193Provider, RequestArguments } from "./provider-types";
+export * from "./options";
+export { DEFAULT_MNEMONIC, DEFAULT_ACCOUNT_BALANCE, DEFAULT_ACCOUNT_COUNT } from "./accounts";
+export {
+  NATIVE_ASSET_BALANCE_GAS,
+  NATIVE_ASSET_CALL_GAS,
+  CALL_NEW_ACCOUNT_GAS,
+} from "./precompiles";

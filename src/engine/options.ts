@@ -1,0 +1,102 @@
+import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_ACCOUNT_COUNT, DEFAULT_HD_PATH, DEFAULT_MNEMONIC } from "./accounts";
+
+/** Accounts derived from a mnemonic (the default), as Hardhat configures them. */
+export interface MnemonicAccountsOptions {
+  mnemonic?: string;
+  path?: string;
+  count?: number;
+  /** Native coin of each account, in wei. */
+  balance?: bigint;
+}
+
+/** Explicit keys with their balances in wei. */
+export interface KeyAccountOptions {
+  privateKey: string;
+  balance: bigint;
+}
+
+/** A multi-coin balance present at genesis. */
+export interface InitialAssetBalance {
+  address: string;
+  /** cb58 or 0x-prefixed 32-byte hex. */
+  assetId: string;
+  amount: bigint;
+}
+
+export type Hardfork = "shanghai" | "cancun";
+
+export interface EngineOptions {
+  /** EVM chain ID (eth_chainId). Default 43112, the reference node's local network. */
+  chainId?: number;
+  /** Network ID (net_version). Defaults to the chain ID, as on the reference node. */
+  networkId?: number;
+  hardfork?: Hardfork;
+  accounts?: MnemonicAccountsOptions | KeyAccountOptions[];
+  /** Multi-coin balances at genesis. */
+  assetBalances?: InitialAssetBalance[];
+  /** Simulate the later upgrade in which both native-asset precompiles revert. */
+  deprecatedPrecompiles?: boolean;
+  blockGasLimit?: bigint;
+  /** Base fee of the first block; also the floor the base fee never goes below. Default 25 gwei. */
+  minBaseFeePerGas?: bigint;
+  /** Mine a block for every transaction as it arrives (default true). */
+  automine?: boolean;
+  /** Unix seconds of the genesis block (default: now). */
+  genesisTimestamp?: number;
+  /** Fee recipient of every block. Default: the reference node's black-hole address, where fees burn. */
+  coinbase?: string;
+  allowUnlimitedContractSize?: boolean;
+  /**
+   * Reject eth_sendTransaction/eth_sendRawTransaction whose transaction reverts, after mining it
+   * (Hardhat network's behaviour). A real node does not; default false.
+   */
+  throwOnTransactionFailures?: boolean;
+  /** Reject eth_call failures with an error (default true, as every node does). */
+  throwOnCallFailures?: boolean;
+  /** Lines for people (console.log from Solidity, warnings). Default: discard. */
+  log?: (line: string) => void;
+}
+
+export const LOCAL_CHAIN_ID = 43112;
+export const DEFAULT_BLOCK_GAS_LIMIT = 15_000_000n;
+export const DEFAULT_MIN_BASE_FEE = 25_000_000_000n;
+/** The reference node burns fees by paying them to this address. */
+export const BLACKHOLE_ADDRESS = "0x0100000000000000000000000000000000000000";
+
+export interface ResolvedEngineOptions {
+  chainId: number;
+  networkId: number;
+  hardfork: Hardfork;
+  accounts: { privateKey: `0x${string}`; balance: bigint }[];
+  assetBalances: InitialAssetBalance[];
+  deprecatedPrecompiles: boolean;
+  blockGasLimit: bigint;
+  minBaseFeePerGas: bigint;
+  automine: boolean;
+  genesisTimestamp: number;
+  coinbase: string;
+  allowUnlimitedContractSize: boolean;
+  throwOnTransactionFailures: boolean;
+  throwOnCallFailures: boolean;
+  log: (line: string) => void;
+}
+
+export function resolveAccounts(
+  accounts: EngineOptions["accounts"],
+  derive: (mnemonic: string, count: number, path: string) => `0x${string}`[],
+): ResolvedEngineOptions["accounts"] {
+  if (Array.isArray(accounts)) {
+    return accounts.map((a, i) => {
+      if (!/^0x[0-9a-fA-F]{64}$/.test(a.privateKey)) {
+        throw new Error(`accounts[${i}].privateKey must be 0x followed by 64 hex digits`);
+      }
+      if (a.balance < 0n) throw new Error(`accounts[${i}].balance cannot be negative`);
+      return { privateKey: a.privateKey.toLowerCase() as `0x${string}`, balance: a.balance };
+    });
+  }
+  const mnemonic = accounts?.mnemonic ?? DEFAULT_MNEMONIC;
+  const count = accounts?.count ?? DEFAULT_ACCOUNT_COUNT;
+  const balance = accounts?.balance ?? DEFAULT_ACCOUNT_BALANCE;
+  if (!Number.isInteger(count) || count < 0) throw new Error(`accounts.count must be a non-negative integer, got ${count}`);
+  return derive(mnemonic, count, accounts?.path ?? DEFAULT_HD_PATH).map((privateKey) => ({ privateKey, balance }));
+}

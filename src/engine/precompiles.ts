@@ -1,0 +1,159 @@
+import { EVM, EVMError, Message, type ExecResult, type PrecompileInput, type EVMResult } from "@ethereumjs/evm";
+import { Account, Address, createAddressFromString, bigIntToBytes, bytesToBigInt, bytesToUnprefixedHex, setLengthLeft } from "@ethereumjs/util";
+import type { NativeStateManager } from "./state-manager";
+
+/** Gas charged up front by nativeAssetBalance (reference node). */
+export const NATIVE_ASSET_BALANCE_GAS = 2474n;
+/** Gas charged up front by nativeAssetCall (reference node). */
+export const NATIVE_ASSET_CALL_GAS = 9000n;
+/** Extra gas nativeAssetCall charges when `to` does not exist yet. */
+export const CALL_NEW_ACCOUNT_GAS = 25000n;
+/** Maximum call depth of the EVM. */
+const MAX_CALL_DEPTH = 1024;
+
+export const GENESIS_CONTRACT = createAddressFromString("0x0100000000000000000000000000000000000000");
+export const NATIVE_ASSET_BALANCE = createAddressFromString("0x0100000000000000000000000000000000000001");
+export const NATIVE_ASSET_CALL = createAddressFromString("0x0100000000000000000000000000000000000002");
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * An EVM whose precompiles can see the message that invoked them.
+ *
+ * ethereumjs hands a precompile only its input and gas; nativeAssetCall needs the caller
+ * (to debit it and forward it as msg.sender), the static flag and the call depth. We note the
+ * message just before the base class dispatches it; nothing can run in between, because the
+ * EVM executes one frame at a time.
+ */
+export class NativeEVM extends EVM {
+  private precompileMessage: Message | undefined;
+
+  protected override async _executeCall(message: Message & { to: Address }): Promise<EVMResult> {
+    const code = message.codeAddress.bytes;
+    if (code[0] === 1 && isNativeAddressTail(code)) this.precompileMessage = message;
+    return super._executeCall(message);
+  }
+
+  /** The message of the precompile call now running; consumed once. */
+  takePrecompileMessage(): Message {
+    const message = this.precompileMessage;
+    if (message === undefined) throw new Error("native precompile invoked without a message");
+    this.precompileMessage = undefined;
+    return message;
+  }
+}
+
+/** True for 0x0100…0000, 0x0100…0001 and 0x0100…0002 given that byte 0 is 1. */
+function isNativeAddressTail(bytes: Uint8Array): boolean {
+  for (let i = 1; i < 19; i++) if (bytes[i] !== 0) return false;
+  return bytes[19]! <= 2;
+}
+
+function outOfGas(gasLimit: bigint): ExecResult {
+  return { executionGasUsed: gasLimit, returnValue: EMPTY, exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS) };
+}
+
+/** A revert: the gas charged so far stays spent, the rest goes back to the caller. */
+function revert(gasUsed: bigint, returnValue: Uint8Array = EMPTY): ExecResult {
+  return { executionGasUsed: gasUsed, returnValue, exceptionError: new EVMError(EVMError.errorMessages.REVERT) };
+}
+
+/** A failure that is not a revert consumes every unit of gas the frame had. */
+function failure(gasLimit: bigint, error: EVMError): ExecResult {
+  return { executionGasUsed: gasLimit, returnValue: EMPTY, exceptionError: error };
+}
+
+export function nativeAssetBalance(input: PrecompileInput): ExecResult {
+  if (input.gasLimit < NATIVE_ASSET_BALANCE_GAS) return outOfGas(input.gasLimit);
+  // The message is noted for every native precompile; this one does not need it.
+  (input._EVM as NativeEVM).takePrecompileMessage();
+  const data = input.data;
+  if (data.length !== 52) return revert(NATIVE_ASSET_BALANCE_GAS);
+  const state = input._EVM.stateManager as NativeStateManager;
+  const balance = state.multiCoin.getBalance(bytesToUnprefixedHex(data.subarray(0, 20)), bytesToUnprefixedHex(data.subarray(20, 52)));
+  return { executionGasUsed: NATIVE_ASSET_BALANCE_GAS, returnValue: setLengthLeft(bigIntToBytes(balance), 32) };
+}
+
+export async function nativeAssetCall(input: PrecompileInput): Promise<ExecResult> {
+  const evm = input._EVM as NativeEVM;
+  const message = evm.takePrecompileMessage();
+  const gasLimit = input.gasLimit;
+  if (gasLimit < NATIVE_ASSET_CALL_GAS) return outOfGas(gasLimit);
+  let remaining = gasLimit - NATIVE_ASSET_CALL_GAS;
+  if (message.isStatic) return revert(NATIVE_ASSET_CALL_GAS);
+  const data = input.data;
+  if (data.length < 84) return revert(NATIVE_ASSET_CALL_GAS);
+
+  const to = new Address(data.slice(0, 20));
+  const assetId = bytesToUnprefixedHex(data.subarray(20, 52));
+  const amount = bytesToBigInt(data.subarray(52, 84));
+  const callData = data.slice(84);
+  // The precompile acts for the account whose code called it: under DELEGATECALL that is the
+  // delegating contract (ethereumjs keeps the outer msg.sender in `caller` there).
+  const caller = message.delegatecall ? message.to! : message.caller;
+  const callerHex = bytesToUnprefixedHex(caller.bytes);
+  const toHex = bytesToUnprefixedHex(to.bytes);
+
+  const state = evm.stateManager as NativeStateManager;
+  const multiCoin = state.multiCoin;
+  const callerBalance = multiCoin.getBalance(callerHex, assetId);
+  if (amount !== 0n && callerBalance < amount) {
+    return failure(gasLimit, new EVMError(EVMError.errorMessages.INSUFFICIENT_BALANCE));
+  }
+
+  // On any failure below we return an error, and the EVM reverts this whole frame: the new
+  // account and the transfer are undone exactly as the reference node's snapshot undoes them.
+  if (message.depth + 1 > MAX_CALL_DEPTH) return failure(gasLimit, new EVMError(EVMError.errorMessages.STACK_OVERFLOW));
+  if ((await state.getAccount(to)) === undefined) {
+    if (remaining < CALL_NEW_ACCOUNT_GAS) return outOfGas(gasLimit);
+    remaining -= CALL_NEW_ACCOUNT_GAS;
+    await evm.journal.putAccount(to, new Account());
+  }
+  if (amount !== 0n) {
+    // The callee already sees the moved balance: the transfer happens before the call.
+    multiCoin.setBalance(callerHex, assetId, callerBalance - amount);
+    multiCoin.setBalance(toHex, assetId, multiCoin.getBalance(toHex, assetId) + amount);
+  }
+
+  const inner = new Message({
+    caller, // forwarded: the callee sees the precompile's caller as msg.sender
+    to,
+    value: 0n,
+    data: callData,
+    gasLimit: remaining,
+    depth: message.depth + 1,
+    isStatic: false,
+    // Shared with this frame's message: the parent frame merges them only if we succeed.
+    selfdestruct: message.selfdestruct,
+    createdAddresses: message.createdAddresses,
+    gasRefund: message.gasRefund,
+    blobVersionedHashes: message.blobVersionedHashes,
+  });
+  const exec = (await evm.runCall({ message: inner })).execResult;
+  const gasUsed = gasLimit - remaining + exec.executionGasUsed;
+  if (exec.exceptionError !== undefined) {
+    if (exec.exceptionError.error === EVMError.errorMessages.REVERT) return revert(gasUsed, exec.returnValue);
+    return failure(gasLimit, exec.exceptionError);
+  }
+  return { executionGasUsed: gasUsed, returnValue: exec.returnValue, logs: exec.logs, gasRefund: exec.gasRefund };
+}
+
+/** A deprecated precompile reverts and hands back all of its gas (reference node, later upgrades). */
+export function deprecatedPrecompile(input: PrecompileInput): ExecResult {
+  const evm = input._EVM as NativeEVM;
+  evm.takePrecompileMessage();
+  return revert(0n);
+}
+
+export interface NativePrecompileOptions {
+  /** Simulate the network upgrade that deprecated both precompiles. */
+  deprecated: boolean;
+}
+
+export function nativePrecompiles(options: NativePrecompileOptions) {
+  return [
+    { address: GENESIS_CONTRACT, function: deprecatedPrecompile },
+    { address: NATIVE_ASSET_BALANCE, function: options.deprecated ? deprecatedPrecompile : nativeAssetBalance },
+    { address: NATIVE_ASSET_CALL, function: options.deprecated ? deprecatedPrecompile : nativeAssetCall },
+  ];
+}

@@ -1,0 +1,79 @@
+import { MerkleStateManager, type MerkleStateManagerOpts } from "@ethereumjs/statemanager";
+import { Account, type Address, bytesToUnprefixedHex } from "@ethereumjs/util";
+import { MultiCoinState, type MultiCoinSnapshot } from "./multicoin";
+
+export interface NativeStateManagerOpts extends MerkleStateManagerOpts {
+  multiCoin?: MultiCoinSnapshot;
+}
+
+/**
+ * The EVM state plus multi-coin balances, checkpointed together: the EVM's journal calls
+ * checkpoint/commit/revert here once per call frame, so an asset transfer is undone with the
+ * frame that made it, exactly like a storage write.
+ */
+export class NativeStateManager extends MerkleStateManager {
+  readonly multiCoin: MultiCoinState;
+
+  constructor(opts: NativeStateManagerOpts = {}) {
+    super(opts);
+    this.multiCoin = new MultiCoinState(opts.multiCoin);
+  }
+
+  /**
+   * A multi-coin account is never "empty" (reference node: `empty()` is false when the
+   * multi-coin flag is set), so EIP-161 cleanup keeps it and CALL charges no new-account gas.
+   */
+  override async getAccount(address: Address): Promise<Account | undefined> {
+    const account = await super.getAccount(address);
+    if (account !== undefined && this.multiCoin.isFlagged(bytesToUnprefixedHex(address.bytes))) {
+      account.isEmpty = notEmpty;
+    }
+    return account;
+  }
+
+  /** Self-destruct removes the account's multi-coin balances with it. */
+  override async deleteAccount(address: Address): Promise<void> {
+    this.multiCoin.destroy(bytesToUnprefixedHex(address.bytes));
+    await super.deleteAccount(address);
+  }
+
+  override async checkpoint(): Promise<void> {
+    await super.checkpoint();
+    this.multiCoin.checkpoint();
+  }
+
+  override async commit(): Promise<void> {
+    await super.commit();
+    this.multiCoin.commit();
+  }
+
+  override async revert(): Promise<void> {
+    await super.revert();
+    this.multiCoin.revert();
+  }
+
+  getAssetBalance(address: Address, assetIdHex64: string): bigint {
+    return this.multiCoin.getBalance(bytesToUnprefixedHex(address.bytes), assetIdHex64);
+  }
+
+  /**
+   * Sets a balance; like the reference node, a non-zero change flags the account multi-coin
+   * and brings it into existence.
+   */
+  async setAssetBalance(address: Address, assetIdHex64: string, amount: bigint): Promise<void> {
+    if ((await super.getAccount(address)) === undefined) await this.putAccount(address, new Account());
+    this.multiCoin.setBalance(bytesToUnprefixedHex(address.bytes), assetIdHex64, amount);
+  }
+
+  /** A read-only view of this state at another root and multi-coin snapshot (past blocks). */
+  viewAt(stateRoot: Uint8Array, multiCoin: MultiCoinSnapshot): NativeStateManager {
+    const view = new NativeStateManager({ trie: this._trie.shallowCopy(false), common: this.common, multiCoin });
+    // The copied trie shares the node database, so every committed root stays readable.
+    view._trie.root(stateRoot);
+    return view;
+  }
+}
+
+function notEmpty(): boolean {
+  return false;
+}

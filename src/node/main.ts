@@ -1,0 +1,26 @@
+import { getAddress } from "ethers";
+import { runCli, processSignals, type CliNode } from "./cli";
+import { createLocalNode } from "./local-node";
+
+/** Entry point of the `nativekit` command. */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  process.exitCode = await runCli(argv, {
+    async createNode(options): Promise<CliNode> {
+      const node = await createLocalNode(options.chainId === undefined ? {} : { chainId: options.chainId });
+      const engine = node.provider.engine;
+      const accounts = await Promise.all(
+        [...engine.unlocked.values()].map(async (a) => ({
+          address: getAddress(a.address.toString()),
+          privateKey: a.privateKeyHex,
+          balanceWei: (await engine.getAccount(a.address, engine.head)).balance,
+        })),
+      );
+      return { routes: node.routes, accounts, chainId: engine.options.chainId };
+    },
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    onSignal: processSignals,
+  });
+}
+
+if (require.main === module) void main();
