@@ -9,3 +9,4 @@ export * from "./encoding";
 export * from "./engine";
 export { createLocalNode, CONTRACT_CHAIN_RPC_PATH, type LocalNode } from "./node/local-node";
 export { startHttpNode, providerDispatch, type HttpNode, type HttpNodeOptions } from "./node/http-server";
+export { wrap, unwrap, wrapTransaction, unwrapTransaction, wrappedAssetId } from "./flows/wrapped";
