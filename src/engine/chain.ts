@@ -25,7 +25,10 @@ export interface ReceiptRecord {
   readonly contractAddress: Address | undefined;
   /** Return data of a failed transaction (revert reason), kept for error messages and traces. */
   readonly returnData: Uint8Array;
+  /** Why it failed, for people ("execution reverted: reason", "out of gas"). */
   readonly error: string | undefined;
+  /** The EVM's own failure code ("revert", "out of gas", ...). */
+  readonly evmError: string | undefined;
 }
 
 export interface MinedTransaction {

@@ -21,7 +21,9 @@ import {
   KECCAK256_RLP,
   setLengthLeft,
   bigIntToBytes,
+  bytesToBigInt,
 } from "@ethereumjs/util";
+import { RLP } from "@ethereumjs/rlp";
 import { buildBlock, createVM, runTx, type RunTxResult, type VM } from "@ethereumjs/vm";
 import { deriveMnemonicKeys, unlockedAccount, type UnlockedAccount } from "./accounts";
 import { ChainStore, type BlockRecord, type LogRecord, type MinedTransaction, type ReceiptRecord } from "./chain";
@@ -36,6 +38,7 @@ import {
   type ResolvedEngineOptions,
 } from "./options";
 import { NativeEVM, nativePrecompiles } from "./precompiles";
+import { formatConsoleLog } from "./console-log";
 import { revertError, failureMessage } from "./revert";
 import { NativeStateManager } from "./state-manager";
 import type { MultiCoinSnapshot } from "./multicoin";
@@ -100,8 +103,8 @@ const ZERO32 = new Uint8Array(32);
 export class Engine {
   readonly options: ResolvedEngineOptions;
   readonly common: Common;
-  readonly stateManager: NativeStateManager;
-  readonly chain = new ChainStore();
+  stateManager: NativeStateManager;
+  chain = new ChainStore();
   readonly unlocked = new Map<string, UnlockedAccount>();
   /** Addresses eth_sendTransaction may send from without a key (hardhat_impersonateAccount). */
   readonly impersonated = new Set<string>();
@@ -116,6 +119,7 @@ export class Engine {
   private nextSnapshotId = 1;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly blockListeners = new Set<(record: BlockRecord) => void>();
+  private nextPrevRandao: Uint8Array | undefined;
 
   private constructor(options: ResolvedEngineOptions) {
     this.options = options;
@@ -184,6 +188,54 @@ export class Engine {
       { common: this.common, setHardfork: false },
     );
     this.chain.append(this.record(genesis, [], []));
+  }
+
+  /** Back to a fresh genesis with the same options (hardhat_reset without forking). */
+  async reset(): Promise<void> {
+    this.stateManager = new NativeStateManager({ common: this.common, caches: new Caches() });
+    this.chain = new ChainStore();
+    this.unlocked.clear();
+    this.impersonated.clear();
+    this.pool = [];
+    this.timeOffset = 0;
+    this.nextTimestamp = undefined;
+    this.nextBaseFee = undefined;
+    this.nextPrevRandao = undefined;
+    this.snapshots.clear();
+    this.automine = this.options.automine;
+    (this.options as { genesisTimestamp: number }).genesisTimestamp = Math.floor(Date.now() / 1000);
+    await this.initialise();
+  }
+
+  setBlockGasLimit(gasLimit: bigint): void {
+    if (gasLimit <= 0n) throw new RpcError(RpcErrorCode.InvalidParams, "the block gas limit must be positive");
+    (this.options as { blockGasLimit: bigint }).blockGasLimit = gasLimit;
+  }
+
+  setCoinbase(address: Address): void {
+    (this.options as { coinbase: string }).coinbase = address.toString();
+  }
+
+  setNextPrevRandao(value: Uint8Array): void {
+    this.nextPrevRandao = setLengthLeft(value, 32);
+  }
+
+  private get evm(): NativeEVM {
+    return this.vm.evm as NativeEVM;
+  }
+
+  /** Runs `work` while collecting console.log payloads, then prints them (as Hardhat's network does). */
+  private async withConsole<T>(work: () => Promise<T>): Promise<T> {
+    const payloads: Uint8Array[] = [];
+    this.evm.consoleSink = (payload) => payloads.push(payload.slice());
+    try {
+      return await work();
+    } finally {
+      this.evm.consoleSink = undefined;
+      for (const payload of payloads) {
+        this.options.log(formatConsoleLog(payload) ?? `console.log payload with unknown selector: ${bytesToHex(payload)}`);
+      }
+    }
   }
 
   private async makeVm(stateManager: NativeStateManager): Promise<VM> {
@@ -291,6 +343,8 @@ export class Engine {
     this.nextTimestamp = undefined;
     const baseFeePerGas = this.nextBlockBaseFee();
     this.nextBaseFee = undefined;
+    const prevRandao = this.nextPrevRandao;
+    this.nextPrevRandao = undefined;
     const builder = await buildBlock(this.vm, {
       parentBlock: parent.block,
       headerData: {
@@ -300,6 +354,7 @@ export class Engine {
         coinbase: this.options.coinbase as `0x${string}`,
         difficulty: 0n,
         parentBeaconBlockRoot: ZERO32,
+        mixHash: prevRandao ?? ZERO32,
       },
       withdrawals: [],
       blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, common: this.common },
@@ -310,7 +365,7 @@ export class Engine {
     const rejected: { pooled: PooledTransaction; error: Error }[] = [];
     for (const pooled of candidates) {
       try {
-        results.push(await builder.addTransaction(pooled.tx, { skipHardForkValidation: true }));
+        results.push(await this.withConsole(() => builder.addTransaction(pooled.tx, { skipHardForkValidation: true })));
         included.push(pooled);
       } catch (error) {
         rejected.push({ pooled, error: error instanceof Error ? error : new Error(String(error)) });
@@ -359,6 +414,7 @@ export class Engine {
         contractAddress: result.createdAddress,
         returnData: result.execResult.returnValue,
         error: error === undefined ? undefined : failureMessage(error.error, result.execResult.returnValue),
+        evmError: error?.error,
       };
       transactions.push({ tx: pooled.tx, hash: pooled.hash, from: pooled.from, index: i, block: record, receipt });
     }
@@ -423,6 +479,10 @@ export class Engine {
 
   /** Decodes and checks a signed transaction; throws RpcError naming the rule it breaks. */
   async decodeRawTransaction(raw: Uint8Array): Promise<PooledTransaction> {
+    const declaredChainId = rawTransactionChainId(raw);
+    if (declaredChainId !== undefined && declaredChainId !== BigInt(this.options.chainId)) {
+      throw new RpcError(RpcErrorCode.InvalidParams, `invalid chain id ${declaredChainId} for this node: expected ${this.options.chainId}`);
+    }
     let tx: TypedTransaction;
     try {
       tx = createTxFromRLP(raw, { common: this.common });
@@ -451,7 +511,7 @@ export class Engine {
   /** Validates a transaction against current state, like a node's pool does on arrival. */
   async validateForPool(pooled: PooledTransaction): Promise<void> {
     const { tx, from } = pooled;
-    if (this.chain.transaction(pooled.hash) !== undefined || this.pool.some((p) => p.hash === pooled.hash)) {
+    if (this.pool.some((p) => p.hash === pooled.hash)) {
       throw new RpcError(RpcErrorCode.ServerError, `transaction ${pooled.hash} is already known`);
     }
     const account = (await this.stateManager.getAccount(from)) ?? new Account();
@@ -501,7 +561,7 @@ export class Engine {
     }
     const mined = record.transactions[0]!;
     if (this.options.throwOnTransactionFailures && mined.receipt.status === 0) {
-      throw revertError(mined.receipt.error ?? "reverted", mined.receipt.returnData, mined.hash);
+      throw revertError(mined.receipt.evmError ?? "revert", mined.receipt.returnData, mined.hash);
     }
     return pooled.hash;
   }
@@ -576,7 +636,7 @@ export class Engine {
   async call(request: TransactionRequest, selector: BlockSelector): Promise<CallOutcome> {
     const record = this.resolveBlock(selector);
     const gas = request.gas ?? this.options.blockGasLimit;
-    return this.execute(request, record, gas);
+    return this.withConsole(() => this.execute(request, record, gas));
   }
 
   private async execute(request: TransactionRequest, record: BlockRecord, gas: bigint): Promise<CallOutcome> {
@@ -615,13 +675,15 @@ export class Engine {
       { common: this.common, setHardfork: false },
     );
     const data: TypedTxData = {
-      type: TransactionType.Legacy,
+      // An access list changes the intrinsic gas, so a call that has one runs as type 1.
+      type: request.accessList === undefined ? TransactionType.Legacy : TransactionType.AccessListEIP2930,
       nonce: request.nonce ?? account.nonce,
       gasLimit: gas,
       gasPrice,
       to: request.to,
       value,
       data: request.data ?? new Uint8Array(0),
+      accessList: request.accessList,
     } as TypedTxData;
     const tx = createTx(data, { common: this.common, freeze: false });
     tx.getSenderAddress = () => from;
@@ -642,9 +704,37 @@ export class Engine {
    */
   async estimateGas(request: TransactionRequest, selector: BlockSelector): Promise<bigint> {
     const record = this.resolveBlock(selector);
-    const cap = request.gas ?? this.options.blockGasLimit;
+    const state = this.stateAt(record);
+    // A plain transfer to an account without code costs exactly 21000 (geth answers it at once).
+    const hasData = request.data !== undefined && request.data.length > 0;
+    if (!hasData && request.to !== undefined && request.accessList === undefined && !isPrecompileAddress(request.to.bytes)) {
+      if ((await state.getCode(request.to)).length === 0) {
+        await this.execute({ ...request, gas: 21_000n }, record, 21_000n).then((o) => {
+          if (o.error !== undefined) throw revertError(o.error, o.returnValue);
+        });
+        return 21_000n;
+      }
+    }
+    let cap = request.gas ?? this.options.blockGasLimit;
+    // With a fee cap, the search cannot go above what the sender can pay for (geth's allowance).
+    const feeCap = request.gasPrice ?? request.maxFeePerGas ?? 0n;
+    if (feeCap > 0n) {
+      const from = request.from ?? createZeroAddress();
+      const balance = ((await state.getAccount(from)) ?? new Account()).balance;
+      const available = balance - (request.value ?? 0n);
+      if (available < 0n) {
+        throw new RpcError(RpcErrorCode.ServerError, `insufficient funds for transfer: ${from.toString()} has ${balance} wei, the transaction sends ${request.value}`);
+      }
+      const allowance = available / feeCap;
+      if (allowance < cap) cap = allowance;
+    }
     const first = await this.execute(request, record, cap);
-    if (first.error !== undefined) throw revertError(first.error, first.returnValue);
+    if (first.error !== undefined) {
+      if (first.error === "out of gas" && cap < this.options.blockGasLimit && request.gas === undefined) {
+        throw new RpcError(RpcErrorCode.ServerError, `gas required exceeds allowance (${cap}): the sender cannot pay for more gas at this fee`);
+      }
+      throw revertError(first.error, first.returnValue);
+    }
     let lo = first.gasUsed - 1n;
     let hi = cap;
     // Most transactions succeed with what they used plus the 1/64 EIP-150 retention: try that first.
@@ -771,6 +861,32 @@ function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint): bigint {
   return (tx as unknown as { gasPrice: bigint }).gasPrice;
 }
 
+/**
+ * The chain ID a raw transaction declares, read before full decoding so that a transaction for
+ * another chain gets a clear error: typed transactions carry it as their first field, legacy
+ * EIP-155 ones fold it into v. Undefined when absent or unreadable (decoding reports those).
+ */
+function rawTransactionChainId(raw: Uint8Array): bigint | undefined {
+  try {
+    if (raw.length > 0 && raw[0]! <= 0x7f) {
+      const fields = RLP.decode(raw.subarray(1)) as Uint8Array[];
+      return bytesToBigInt(fields[0]!);
+    }
+    const fields = RLP.decode(raw) as Uint8Array[];
+    if (fields.length !== 9) return undefined;
+    return legacyChainId(bytesToBigInt(fields[6]!));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Standard precompiles (0x01–0x11) and the three native ones at 0x0100…00–02. */
+function isPrecompileAddress(bytes: Uint8Array): boolean {
+  for (let i = 1; i < 19; i++) if (bytes[i] !== 0) return false;
+  if (bytes[0] === 0) return bytes[19]! >= 1 && bytes[19]! <= 0x11;
+  return bytes[0] === 1 && bytes[19]! <= 2;
+}
+
 function legacyChainId(v: bigint): bigint | undefined {
   if (v === 27n || v === 28n) return undefined;
   return (v - 35n) / 2n;
@@ -806,6 +922,7 @@ export function parseAddress(text: string): Address {
 
 /** ethereumjs messages end with a dump of the block or tx; people need the first sentence. */
 export function cleanVmMessage(message: string): string {
-  return message.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "").replace(/ \(.*hash=.*$/s, "");
+  // ethereumjs appends "(vm hf=… -> block number=… -> tx type=…)" or "(tx type=…)" to its messages.
+  return message.replace(/ \(vm hf=.*$/s, "").replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "");
 }
 

@@ -46,6 +46,13 @@ export function data(value: unknown, name: string, length?: number): Uint8Array 
   return bytes;
 }
 
+/** A boolean flag; absent (or null) reads as false. */
+export function optionalBoolean(value: unknown, name: string): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== "boolean") throw bad(`${name} must be true or false, got ${JSON.stringify(truncate(value))}`);
+  return value;
+}
+
 export function address(value: unknown, name: string): Address {
   if (typeof value !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(value)) {
     throw bad(`${name} must be an address (0x followed by 40 hex digits), got ${JSON.stringify(truncate(value))}`);
@@ -68,7 +75,7 @@ export function blockSelector(value: unknown, name = "block"): BlockSelector {
   if (typeof value === "string") {
     if (TAGS.has(value)) return value as BlockSelector;
     if (/^0x[0-9a-fA-F]{64}$/.test(value)) return { hash: value.toLowerCase() };
-    return looseQuantity(value, name);
+    if (/^0x[0-9a-fA-F]+$/.test(value)) return BigInt(value);
   }
   if (typeof value === "object") {
     const o = value as Record<string, unknown>;
@@ -103,6 +110,11 @@ export function transactionRequest(value: unknown, name = "transaction"): Transa
   }
   if (request.gasPrice !== undefined && (request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined)) {
     throw bad(`${name} cannot have both gasPrice and maxFeePerGas/maxPriorityFeePerGas`);
+  }
+  if (request.maxFeePerGas !== undefined && request.maxPriorityFeePerGas !== undefined && request.maxFeePerGas < request.maxPriorityFeePerGas) {
+    throw bad(
+      `${name}.maxFeePerGas (${request.maxFeePerGas}) is below ${name}.maxPriorityFeePerGas (${request.maxPriorityFeePerGas}); the fee cap must be at least the tip`,
+    );
   }
   if (o.value !== undefined && o.value !== null) request.value = looseQuantity(o.value, `${name}.value`);
   const input = o.input ?? o.data;

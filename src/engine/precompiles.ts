@@ -1,6 +1,7 @@
 import { EVM, EVMError, Message, type ExecResult, type PrecompileInput, type EVMResult } from "@ethereumjs/evm";
-import { Account, Address, createAddressFromString, bigIntToBytes, bytesToBigInt, bytesToUnprefixedHex, setLengthLeft } from "@ethereumjs/util";
+import { Account, Address, createAddressFromString, hexToBytes, bigIntToBytes, bytesToBigInt, bytesToUnprefixedHex, setLengthLeft } from "@ethereumjs/util";
 import type { NativeStateManager } from "./state-manager";
+import { CONSOLE_LOG_ADDRESS_HEX } from "./console-log";
 
 /** Gas charged up front by nativeAssetBalance (reference node). */
 export const NATIVE_ASSET_BALANCE_GAS = 2474n;
@@ -27,10 +28,13 @@ const EMPTY = new Uint8Array(0);
  */
 export class NativeEVM extends EVM {
   private precompileMessage: Message | undefined;
+  /** Receives console.log payloads from hardhat/console.sol while set (the engine decides when to print). */
+  consoleSink: ((payload: Uint8Array) => void) | undefined;
 
   protected override async _executeCall(message: Message & { to: Address }): Promise<EVMResult> {
     const code = message.codeAddress.bytes;
     if (code[0] === 1 && isNativeAddressTail(code)) this.precompileMessage = message;
+    else if (this.consoleSink !== undefined && code[0] === 0 && isConsoleAddress(code)) this.consoleSink(message.data);
     return super._executeCall(message);
   }
 
@@ -41,6 +45,14 @@ export class NativeEVM extends EVM {
     this.precompileMessage = undefined;
     return message;
   }
+}
+
+const CONSOLE_ADDRESS = hexToBytes(`0x${CONSOLE_LOG_ADDRESS_HEX}`);
+
+function isConsoleAddress(bytes: Uint8Array): boolean {
+  for (let i = 19; i >= 9; i--) if (bytes[i] !== CONSOLE_ADDRESS[i]) return false;
+  for (let i = 0; i < 9; i++) if (bytes[i] !== 0) return false;
+  return true;
 }
 
 /** True for 0x0100…0000, 0x0100…0001 and 0x0100…0002 given that byte 0 is 1. */

@@ -1,7 +1,7 @@
 import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { Signature, TypedDataEncoder, Wallet, hashMessage } from "ethers";
-import type { BlockRecord } from "./chain";
+import type { BlockRecord, LogRecord } from "./chain";
 import type { Engine, LogFilter } from "./engine";
 import { RpcError, RpcErrorCode, methodNotFound } from "./errors";
 import { formatBlock, formatLog, formatMinedTransaction, formatReceipt, formatTransaction, hex, q } from "./format";
@@ -10,12 +10,25 @@ import { revertError } from "./revert";
 
 type Handler = (params: unknown) => Promise<unknown> | unknown;
 
-const CLIENT_VERSION = "nativekit/0.1.0";
+// Starts with "HardhatNetwork" on purpose: Hardhat's network helpers accept only development
+// networks that say so (as they accept anvil), and the engine answers every method they call.
+const CLIENT_VERSION = "HardhatNetwork/nativekit/0.1.0";
 
-type Filter =
-  | { kind: "logs"; criteria: unknown; nextBlock: bigint }
-  | { kind: "blocks"; nextBlock: bigint }
-  | { kind: "pending"; hashes: string[] };
+/**
+ * An installed filter. Like geth's filter system, a filter collects what arrives after it was
+ * installed (mined blocks, their matching logs, pooled transactions) until the next poll, so a
+ * poll reports every block since the last one, also across evm_revert.
+ */
+type Filter = (
+  | { kind: "logs"; match: LogFilter; fromBlock?: bigint; toBlock?: bigint; logs: LogRecord[] }
+  | { kind: "blocks"; hashes: string[] }
+  | { kind: "pending"; hashes: string[] }
+) & { lastPolled?: number };
+
+/** Like geth, a filter nobody polls for this long is dropped (and stops collecting). */
+const FILTER_TIMEOUT_MS = 5 * 60 * 1000;
+
+const HEAD_TAGS = new Set(["latest", "pending", "safe", "finalized"]);
 
 /**
  * The JSON-RPC method table over an Engine: parameter parsing, result formatting and the
@@ -28,6 +41,7 @@ export class RpcMethods {
 
   constructor(private readonly engine: Engine) {
     this.register();
+    engine.onBlock((record) => this.noteBlock(record));
   }
 
   has(method: string): boolean {
@@ -96,8 +110,12 @@ export class RpcMethods {
     );
 
     // -- blocks
-    this.on("eth_getBlockByNumber", 1, 2, ([b, full]) => this.blockOrNull(() => e.resolveBlock(p.blockSelector(b)), full === true));
-    this.on("eth_getBlockByHash", 1, 2, ([h, full]) => this.blockOrNull(() => e.resolveBlock({ hash: p.hash(h, "blockHash") }), full === true));
+    this.on("eth_getBlockByNumber", 1, 2, ([b, full]) =>
+      this.blockOrNull(() => e.resolveBlock(p.blockSelector(b)), p.optionalBoolean(full, "fullTransactions")),
+    );
+    this.on("eth_getBlockByHash", 1, 2, ([h, full]) =>
+      this.blockOrNull(() => e.resolveBlock({ hash: p.hash(h, "blockHash") }), p.optionalBoolean(full, "fullTransactions")),
+    );
     this.on("eth_getBlockTransactionCountByNumber", 1, 1, ([b]) => this.orNull(() => q(e.resolveBlock(p.blockSelector(b)).transactions.length)));
     this.on("eth_getBlockTransactionCountByHash", 1, 1, ([h]) => this.orNull(() => q(e.resolveBlock({ hash: p.hash(h, "blockHash") }).transactions.length)));
     this.on("eth_getUncleCountByBlockNumber", 1, 1, () => "0x0");
@@ -149,18 +167,18 @@ export class RpcMethods {
 
     // -- logs and filters
     this.on("eth_getLogs", 1, 1, ([f]) => e.getLogs(this.logFilter(f)).map(formatLog));
-    this.on("eth_newFilter", 1, 1, ([f]) => {
-      this.logFilter(f); // validate now, not at the first poll
-      return this.addFilter({ kind: "logs", criteria: f, nextBlock: e.chain.height + 1n });
-    });
-    this.on("eth_newBlockFilter", 0, 0, () => this.addFilter({ kind: "blocks", nextBlock: e.chain.height + 1n }));
+    this.on("eth_newFilter", 1, 1, ([f]) => this.addFilter(this.newLogFilter(f)));
+    this.on("eth_newBlockFilter", 0, 0, () => this.addFilter({ kind: "blocks", hashes: [] }));
     this.on("eth_newPendingTransactionFilter", 0, 1, () => this.addFilter({ kind: "pending", hashes: [] }));
     this.on("eth_uninstallFilter", 1, 1, ([id]) => this.filters.delete(String(id)));
     this.on("eth_getFilterChanges", 1, 1, ([id]) => this.filterChanges(String(id)));
     this.on("eth_getFilterLogs", 1, 1, ([id]) => {
       const filter = this.filter(String(id));
       if (filter.kind !== "logs") throw new RpcError(RpcErrorCode.InvalidParams, `filter ${String(id)} is not a log filter`);
-      return e.getLogs(this.logFilter(filter.criteria)).map(formatLog);
+      const head = e.chain.height;
+      const from = filter.fromBlock ?? head;
+      const to = filter.toBlock === undefined || filter.toBlock > head ? head : filter.toBlock;
+      return from > to ? [] : e.getLogs({ ...filter.match, fromBlock: from, toBlock: to }).map(formatLog);
     });
 
     // -- pool
@@ -222,6 +240,17 @@ export class RpcMethods {
       return true;
     });
     this.on("hardhat_setNextBlockBaseFeePerGas", 1, 1, ([f]) => (e.setNextBlockBaseFee(p.looseQuantity(f, "baseFeePerGas")), true));
+    this.on("evm_setBlockGasLimit", 1, 1, ([g]) => (e.setBlockGasLimit(p.looseQuantity(g, "gasLimit")), true));
+    this.on("hardhat_setCoinbase", 1, 1, ([a]) => (e.setCoinbase(p.address(a, "address")), true));
+    this.on("hardhat_setPrevRandao", 1, 1, ([v]) => (e.setNextPrevRandao(p.data(v, "prevRandao", 32)), true));
+    this.on("hardhat_reset", 0, 1, async ([options]) => {
+      const forking = (options as { forking?: unknown } | undefined)?.forking;
+      if (forking !== undefined && forking !== null) {
+        throw new RpcError(RpcErrorCode.InvalidParams, "hardhat_reset: forking is not supported by the nativekit simulator; call it without options to start from a fresh genesis");
+      }
+      await e.reset();
+      return true;
+    });
     this.on("hardhat_dropTransaction", 1, 1, ([h]) => e.dropPendingTransaction(p.hash(h, "transactionHash")));
     this.on("hardhat_metadata", 0, 0, () => ({
       clientVersion: CLIENT_VERSION,
@@ -260,30 +289,87 @@ export class RpcMethods {
 
   private addFilter(filter: Filter): string {
     const id = q(this.nextFilterId++);
+    filter.lastPolled = Date.now();
     this.filters.set(id, filter);
     return id;
   }
 
   private filter(id: string): Filter {
     const filter = this.filters.get(id);
-    if (filter === undefined) throw new RpcError(RpcErrorCode.InvalidParams, `filter ${id} not found (it was never created or has been uninstalled)`);
+    if (filter === undefined) {
+      // geth's words and code: clients (viem, ethers) recognise them and install a new filter.
+      throw new RpcError(RpcErrorCode.ServerError, `filter not found: ${id} was never created, was uninstalled, or expired after 5 minutes without a poll`);
+    }
     return filter;
   }
 
   private filterChanges(id: string): unknown[] {
     const filter = this.filter(id);
-    const head = this.engine.chain.height;
-    if (filter.kind === "pending") {
-      const hashes = filter.hashes;
-      filter.hashes = [];
-      return hashes;
+    filter.lastPolled = Date.now();
+    if (filter.kind === "logs") {
+      const logs = filter.logs;
+      filter.logs = [];
+      return logs.map(formatLog);
     }
-    const from = filter.nextBlock;
-    filter.nextBlock = head + 1n;
-    if (filter.kind === "blocks") return [...this.engine.chain.range(from, head)].map((r) => r.hash);
-    const criteria = this.logFilter(filter.criteria);
-    const lo = criteria.fromBlock > from ? criteria.fromBlock : from;
-    return this.engine.getLogs({ ...criteria, fromBlock: lo, toBlock: criteria.toBlock < head ? criteria.toBlock : head }).map(formatLog);
+    const hashes = filter.hashes;
+    filter.hashes = [];
+    return hashes;
+  }
+
+  /**
+   * A log filter as geth installs one: addresses and topics match new logs; fromBlock/toBlock,
+   * when numbers (or a hash), bound the blocks whose logs are collected; a head tag or nothing
+   * leaves that side open.
+   */
+  private newLogFilter(criteria: unknown): Filter {
+    const match = this.logFilter(
+      typeof criteria === "object" && criteria !== null && !Array.isArray(criteria)
+        ? { ...(criteria as Record<string, unknown>), fromBlock: undefined, toBlock: undefined, blockHash: undefined }
+        : criteria,
+    );
+    const o = criteria as Record<string, unknown>;
+    const bound = (value: unknown, name: string): bigint | undefined => {
+      if (value === undefined || value === null || (typeof value === "string" && HEAD_TAGS.has(value))) return undefined;
+      const selector = p.blockSelector(value, name);
+      if (selector === "earliest") return 0n;
+      if (typeof selector === "bigint") return selector;
+      if (typeof selector === "object") return this.engine.resolveBlock(selector).number;
+      return undefined;
+    };
+    let fromBlock: bigint | undefined;
+    let toBlock: bigint | undefined;
+    if (o.blockHash !== undefined && o.blockHash !== null) {
+      if (o.fromBlock !== undefined || o.toBlock !== undefined) {
+        throw new RpcError(RpcErrorCode.InvalidParams, "a filter with blockHash cannot also have fromBlock or toBlock");
+      }
+      fromBlock = toBlock = this.engine.resolveBlock({ hash: p.hash(o.blockHash, "filter.blockHash") }).number;
+    } else {
+      fromBlock = bound(o.fromBlock, "filter.fromBlock");
+      toBlock = bound(o.toBlock, "filter.toBlock");
+      if (fromBlock !== undefined && toBlock !== undefined && fromBlock > toBlock) {
+        throw new RpcError(RpcErrorCode.InvalidParams, `filter.fromBlock ${fromBlock} is after filter.toBlock ${toBlock}`);
+      }
+    }
+    return { kind: "logs", match, fromBlock, toBlock, logs: [] };
+  }
+
+  /** Called for every mined block: hands it to the installed filters. */
+  private noteBlock(record: BlockRecord): void {
+    const now = Date.now();
+    for (const [id, filter] of this.filters) {
+      if (now - (filter.lastPolled ?? now) > FILTER_TIMEOUT_MS) {
+        this.filters.delete(id);
+        continue;
+      }
+      if (filter.kind === "blocks") filter.hashes.push(record.hash);
+      else if (filter.kind === "logs") {
+        if (filter.fromBlock !== undefined && record.number < filter.fromBlock) continue;
+        if (filter.toBlock !== undefined && record.number > filter.toBlock) continue;
+        if (record.transactions.length === 0) continue;
+        // The block is already on the chain when listeners run: match its logs like eth_getLogs.
+        filter.logs.push(...this.engine.getLogs({ ...filter.match, fromBlock: record.number, toBlock: record.number }));
+      }
+    }
   }
 
   private notePending(hash: string): void {
@@ -297,17 +383,35 @@ export class RpcMethods {
   }
 
   private signTypedData(address: string, raw: unknown): string {
-    const typed = (typeof raw === "string" ? JSON.parse(raw) : raw) as {
-      domain: Record<string, unknown>;
-      types: Record<string, { name: string; type: string }[]>;
-      message: Record<string, unknown>;
-    };
-    if (typeof typed !== "object" || typed === null || typed.types === undefined) {
-      throw new RpcError(RpcErrorCode.InvalidParams, "typed data must be an object with domain, types, primaryType and message");
+    const wallet = this.wallet(address);
+    let typed: unknown = raw;
+    if (typeof raw === "string") {
+      try {
+        typed = JSON.parse(raw);
+      } catch {
+        throw new RpcError(RpcErrorCode.InvalidParams, "typedData must be an object or its JSON text; the string given is not valid JSON");
+      }
     }
-    const { EIP712Domain: _domain, ...types } = typed.types;
-    const digest = TypedDataEncoder.hash(typed.domain, types, typed.message);
-    return Signature.from(this.wallet(address).signingKey.sign(digest)).serialized;
+    const shape = typed as {
+      domain?: Record<string, unknown>;
+      types?: Record<string, { name: string; type: string }[]>;
+      primaryType?: unknown;
+      message?: Record<string, unknown>;
+    };
+    if (typeof shape !== "object" || shape === null || typeof shape.types !== "object" || shape.types === null || typeof shape.message !== "object") {
+      throw new RpcError(RpcErrorCode.InvalidParams, "typedData must be an object with domain, types, primaryType and message");
+    }
+    const { EIP712Domain: _domain, ...allTypes } = shape.types;
+    // Like eth_signTypedData_v4 in wallets: sign for the named primaryType and ignore types it
+    // does not reach (ethers' encoder rejects unreachable types as ambiguous).
+    const types = typeof shape.primaryType === "string" ? reachableTypes(allTypes, shape.primaryType) : allTypes;
+    let digest: string;
+    try {
+      digest = TypedDataEncoder.hash(shape.domain ?? {}, types, shape.message);
+    } catch (error) {
+      throw new RpcError(RpcErrorCode.InvalidParams, `typedData cannot be encoded: ${(error as Error).message.split(" (")[0]}`);
+    }
+    return Signature.from(wallet.signingKey.sign(digest)).serialized;
   }
 
   private feeHistory(countParam: unknown, newestParam: unknown, percentilesParam: unknown): unknown {
@@ -315,7 +419,7 @@ export class RpcMethods {
     const count = p.looseQuantity(countParam, "blockCount");
     if (count < 1n || count > 1024n) throw new RpcError(RpcErrorCode.InvalidParams, "blockCount must be between 1 and 1024");
     const newest = e.resolveBlock(p.blockSelector(newestParam, "newestBlock")).number;
-    const percentiles = Array.isArray(percentilesParam) ? (percentilesParam as number[]) : [];
+    const percentiles = rewardPercentiles(percentilesParam);
     const oldest = newest - count + 1n > 0n ? newest - count + 1n : 0n;
     const baseFeePerGas: string[] = [];
     const gasUsedRatio: number[] = [];
@@ -332,6 +436,41 @@ export class RpcMethods {
     baseFeePerGas.push(q(next));
     return { oldestBlock: q(oldest), baseFeePerGas, gasUsedRatio, ...(percentiles.length > 0 ? { reward } : {}) };
   }
+}
+
+/** eth_feeHistory's third parameter: absent, or increasing numbers from 0 to 100 (geth's rule). */
+function rewardPercentiles(value: unknown): number[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new RpcError(RpcErrorCode.InvalidParams, "rewardPercentiles must be an array of numbers");
+  value.forEach((pc, i) => {
+    if (typeof pc !== "number" || !Number.isFinite(pc) || pc < 0 || pc > 100) {
+      throw new RpcError(RpcErrorCode.InvalidParams, `rewardPercentiles[${i}] must be a number from 0 to 100, got ${JSON.stringify(pc)}`);
+    }
+    if (i > 0 && pc < (value[i - 1] as number)) {
+      throw new RpcError(RpcErrorCode.InvalidParams, `rewardPercentiles must be in increasing order: ${value[i - 1]} is followed by ${pc}`);
+    }
+  });
+  return value as number[];
+}
+
+/** The struct types `primary` uses, directly or through other structs (arrays included). */
+function reachableTypes(
+  types: Record<string, { name: string; type: string }[]>,
+  primary: string,
+): Record<string, { name: string; type: string }[]> {
+  if (types[primary] === undefined) {
+    throw new RpcError(RpcErrorCode.InvalidParams, `typedData.primaryType ${JSON.stringify(primary)} is not defined in typedData.types`);
+  }
+  const out: Record<string, { name: string; type: string }[]> = {};
+  const visit = (name: string): void => {
+    const fields = types[name];
+    if (fields === undefined || out[name] !== undefined) return;
+    out[name] = fields;
+    if (!Array.isArray(fields)) return;
+    for (const field of fields) visit(String(field?.type ?? "").replace(/(\[\d*\])+$/, ""));
+  };
+  visit(primary);
+  return out;
 }
 
 const instanceIds = new WeakMap<Engine, string>();
