@@ -1,0 +1,85 @@
+import type { EngineOptions, Hardfork, InitialAssetBalance } from "../engine";
+
+/** Name of the in-process network the plugin adds. */
+export const NATIVEKIT_NETWORK = "nativekit";
+/** Placeholder URL: Hardhat needs one for a non-"hardhat" network; nothing ever connects to it. */
+export const IN_PROCESS_URL = "http://nativekit.in-process.invalid";
+
+/** Options under `nativekit` in hardhat.config.ts. Amounts accept bigint, number or decimal string. */
+export interface NativekitUserConfig {
+  /** Make `nativekit` the default network when the config names none (default true). */
+  defaultNetwork?: boolean;
+  chainId?: number;
+  networkId?: number;
+  hardfork?: Hardfork;
+  accounts?:
+    | { mnemonic?: string; path?: string; count?: number; balance?: bigint | number | string }
+    | { privateKey: string; balance: bigint | number | string }[];
+  /** Multi-coin balances at genesis: `account` is an address or an index into the accounts. */
+  assetBalances?: { account: string | number; assetId: string; amount: bigint | number | string }[];
+  deprecatedPrecompiles?: boolean;
+  blockGasLimit?: bigint | number;
+  minBaseFeePerGas?: bigint | number;
+  automine?: boolean;
+  allowUnlimitedContractSize?: boolean;
+  /** Print console.log output from Solidity (default true). */
+  loggingEnabled?: boolean;
+  /** Reject a transaction that reverts, as Hardhat's network does (default true). */
+  throwOnTransactionFailures?: boolean;
+}
+
+export interface NativekitConfig {
+  defaultNetwork: boolean;
+  loggingEnabled: boolean;
+  engine: Omit<EngineOptions, "log" | "assetBalances"> & {
+    assetBalances: { account: string | number; assetId: string; amount: bigint }[];
+  };
+}
+
+function amount(value: bigint | number | string, where: string): bigint {
+  try {
+    if (typeof value === "number" && !Number.isSafeInteger(value)) throw new Error("not a safe integer");
+    const parsed = BigInt(value);
+    if (parsed < 0n) throw new Error("negative");
+    return parsed;
+  } catch {
+    throw new Error(`nativekit config: ${where} must be a non-negative integer (bigint, number or decimal string), got ${String(value)}`);
+  }
+}
+
+export function resolveNativekitConfig(user: NativekitUserConfig = {}): NativekitConfig {
+  const accounts = user.accounts;
+  return {
+    defaultNetwork: user.defaultNetwork ?? true,
+    loggingEnabled: user.loggingEnabled ?? true,
+    engine: {
+      chainId: user.chainId,
+      networkId: user.networkId,
+      hardfork: user.hardfork,
+      accounts: Array.isArray(accounts)
+        ? accounts.map((a, i) => ({ privateKey: a.privateKey, balance: amount(a.balance, `accounts[${i}].balance`) }))
+        : accounts === undefined
+          ? undefined
+          : { ...accounts, balance: accounts.balance === undefined ? undefined : amount(accounts.balance, "accounts.balance") },
+      assetBalances: (user.assetBalances ?? []).map((b, i) => ({ ...b, amount: amount(b.amount, `assetBalances[${i}].amount`) })),
+      deprecatedPrecompiles: user.deprecatedPrecompiles,
+      blockGasLimit: user.blockGasLimit === undefined ? undefined : amount(user.blockGasLimit, "blockGasLimit"),
+      minBaseFeePerGas: user.minBaseFeePerGas === undefined ? undefined : amount(user.minBaseFeePerGas, "minBaseFeePerGas"),
+      automine: user.automine,
+      allowUnlimitedContractSize: user.allowUnlimitedContractSize,
+      throwOnTransactionFailures: user.throwOnTransactionFailures ?? true,
+    },
+  };
+}
+
+/** Turns account indices in assetBalances into addresses, once the accounts are known. */
+export function engineOptions(config: NativekitConfig, accountAddresses: string[], log: (line: string) => void): EngineOptions {
+  const assetBalances: InitialAssetBalance[] = config.engine.assetBalances.map((b, i) => {
+    const address = typeof b.account === "number" ? accountAddresses[b.account] : b.account;
+    if (address === undefined) {
+      throw new Error(`nativekit config: assetBalances[${i}].account is index ${b.account}, but there are only ${accountAddresses.length} accounts`);
+    }
+    return { address, assetId: b.assetId, amount: b.amount };
+  });
+  return { ...config.engine, assetBalances, log };
+}

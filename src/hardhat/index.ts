@@ -1,0 +1,47 @@
+/**
+ * nativekit's Hardhat plugin. One line in hardhat.config.ts:
+ *
+ *   import "nativekit/hardhat";
+ *
+ * adds the in-process `nativekit` network (the faithful contract-chain simulator) and makes it
+ * the default network unless the config names another one, plus the nativekit:* tasks and the
+ * changeAssetBalance(s) chai matchers.
+ */
+import { extendConfig, extendProvider } from "hardhat/config";
+import type { HttpNetworkConfig } from "hardhat/types";
+import "./type-extensions";
+import { IN_PROCESS_URL, NATIVEKIT_NETWORK, resolveNativekitConfig } from "./config";
+import { NativeHardhatProvider } from "./provider";
+import "./solcjs";
+import "./tasks";
+import { registerChaiMatchers } from "./matchers";
+
+extendConfig((config, userConfig) => {
+  config.nativekit = resolveNativekitConfig(userConfig.nativekit);
+  if (userConfig.networks?.[NATIVEKIT_NETWORK] === undefined) {
+    const network = {
+      url: IN_PROCESS_URL,
+      accounts: "remote",
+      gas: "auto",
+      gasPrice: "auto",
+      gasMultiplier: 1,
+      httpHeaders: {},
+      timeout: 20_000,
+      chainId: config.nativekit.engine.chainId ?? 43112,
+    } as HttpNetworkConfig; // other plugins' fields (e.g. ignition) take their defaults
+    config.networks[NATIVEKIT_NETWORK] = network;
+  }
+  if (userConfig.defaultNetwork === undefined && config.nativekit.defaultNetwork) config.defaultNetwork = NATIVEKIT_NETWORK;
+});
+
+extendProvider((provider, config, network) => {
+  const networkConfig = config.networks[network] as Partial<HttpNetworkConfig> | undefined;
+  if (network !== NATIVEKIT_NETWORK || networkConfig?.url !== IN_PROCESS_URL) return provider;
+  return new NativeHardhatProvider(config.nativekit);
+});
+
+registerChaiMatchers();
+
+export { NATIVEKIT_NETWORK } from "./config";
+export type { NativekitUserConfig } from "./config";
+export { NativeHardhatProvider } from "./provider";

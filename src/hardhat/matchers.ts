@@ -1,0 +1,116 @@
+import type { Addressable, TransactionReceipt, TransactionResponse } from "ethers";
+import { parseAssetId, assetIdToHex, assetIdToCb58 } from "../encoding";
+
+/** Something that resolves to a transaction: a response, a promise of one, or a function returning either. */
+type TransactionSubject = TransactionResponse | Promise<TransactionResponse> | (() => TransactionResponse | Promise<TransactionResponse>);
+type AccountLike = string | Addressable;
+type AssetIdLike = string | bigint | Uint8Array;
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Chai {
+    interface Assertion {
+      /** The transaction changes `account`'s balance of a native asset by `delta`. */
+      changeAssetBalance(account: AccountLike, assetId: AssetIdLike, delta: bigint | number | ((change: bigint) => boolean)): AsyncAssertion;
+      /** The transaction changes each account's balance of a native asset by the matching delta. */
+      changeAssetBalances(accounts: AccountLike[], assetId: AssetIdLike, deltas: (bigint | number)[] | ((changes: bigint[]) => boolean)): AsyncAssertion;
+    }
+    // hardhat-chai-matchers declares this; repeated so the plugin also type-checks without it.
+    interface AsyncAssertion extends Assertion, Promise<void> {}
+  }
+}
+
+interface ChaiAssertionContext {
+  _obj: unknown;
+  __flags: { negate?: boolean };
+  then?: unknown;
+  catch?: unknown;
+  assert(expression: boolean, message: string, negatedMessage: string): void;
+}
+
+async function addressOf(account: AccountLike): Promise<string> {
+  if (typeof account === "string") return account;
+  return account.getAddress();
+}
+
+async function receiptOf(subject: unknown): Promise<TransactionReceipt> {
+  const value = typeof subject === "function" ? (subject as () => unknown)() : subject;
+  const response = (await value) as TransactionResponse;
+  if (response === null || typeof response !== "object" || typeof response.wait !== "function") {
+    throw new Error("changeAssetBalance expects a transaction response, a promise of one, or a function returning one");
+  }
+  const receipt = await response.wait();
+  if (receipt === null) throw new Error(`transaction ${response.hash} has no receipt`);
+  return receipt;
+}
+
+/** Change of each account's asset balance across the transaction's block (which must hold only it). */
+async function assetBalanceChanges(subject: unknown, accounts: AccountLike[], assetIdHex: string): Promise<{ changes: bigint[]; addresses: string[] }> {
+  const hre = await import("hardhat");
+  const provider = hre.network.provider;
+  const receipt = await receiptOf(subject);
+  const block = (await provider.request({ method: "eth_getBlockByHash", params: [receipt.blockHash, false] })) as { transactions: string[] };
+  if (block.transactions.length !== 1) {
+    throw new Error(`changeAssetBalance needs the transaction alone in its block, but block ${receipt.blockNumber} has ${block.transactions.length}`);
+  }
+  const addresses = await Promise.all(accounts.map(addressOf));
+  const read = async (address: string, blockNumber: number) =>
+    BigInt((await provider.request({ method: "eth_getAssetBalance", params: [address, `0x${blockNumber.toString(16)}`, assetIdHex] })) as string);
+  const changes = await Promise.all(addresses.map(async (a) => (await read(a, receipt.blockNumber)) - (await read(a, receipt.blockNumber - 1))));
+  return { changes, addresses };
+}
+
+function normaliseAssetId(assetId: AssetIdLike): { hex: string; label: string } {
+  const bytes = parseAssetId(assetId);
+  return { hex: assetIdToHex(bytes), label: assetIdToCb58(bytes) };
+}
+
+function settle(context: ChaiAssertionContext, promise: Promise<void>): ChaiAssertionContext {
+  context.then = promise.then.bind(promise);
+  context.catch = promise.catch.bind(promise);
+  return context;
+}
+
+/** The chai plugin: `chai.use(nativeAssetMatchers)`. */
+export function nativeAssetMatchers(chai: { Assertion: { addMethod(name: string, fn: (this: ChaiAssertionContext, ...args: never[]) => unknown): void } }): void {
+  chai.Assertion.addMethod("changeAssetBalance", function (this: ChaiAssertionContext, account: AccountLike, assetId: AssetIdLike, delta: bigint | number | ((change: bigint) => boolean)) {
+    const { hex, label } = normaliseAssetId(assetId);
+    const promise = assetBalanceChanges(this._obj, [account], hex).then(({ changes: [change], addresses: [address] }) => {
+      if (typeof delta === "function") {
+        this.assert(delta(change!), `Expected the balance of asset ${label} for ${address} to satisfy the predicate, but it didn't (change: ${change})`, `Expected the balance of asset ${label} for ${address} NOT to satisfy the predicate, but it did (change: ${change})`);
+      } else {
+        this.assert(change === BigInt(delta), `Expected the balance of asset ${label} for ${address} to change by ${delta}, but it changed by ${change}`, `Expected the balance of asset ${label} for ${address} NOT to change by ${delta}, but it did`);
+      }
+    });
+    return settle(this, promise);
+  });
+
+  chai.Assertion.addMethod("changeAssetBalances", function (this: ChaiAssertionContext, accounts: AccountLike[], assetId: AssetIdLike, deltas: (bigint | number)[] | ((changes: bigint[]) => boolean)) {
+    if (Array.isArray(deltas) && deltas.length !== accounts.length) {
+      throw new Error(`The number of accounts (${accounts.length}) is different from the number of expected balance changes (${deltas.length})`);
+    }
+    const { hex, label } = normaliseAssetId(assetId);
+    const promise = assetBalanceChanges(this._obj, accounts, hex).then(({ changes, addresses }) => {
+      if (typeof deltas === "function") {
+        this.assert(deltas(changes), `Expected the balance changes of asset ${label} to satisfy the predicate, but they didn't (changes: ${changes})`, `Expected the balance changes of asset ${label} NOT to satisfy the predicate, but they did`);
+      } else {
+        const ok = changes.every((c, i) => c === BigInt(deltas[i]!));
+        this.assert(ok, `Expected the balances of asset ${label} for ${addresses.join(", ")} to change by ${deltas.join(", ")}, respectively, but they changed by ${changes.join(", ")}`, `Expected the balances of asset ${label} for ${addresses.join(", ")} NOT to change by ${deltas.join(", ")}, respectively, but they did`);
+      }
+    });
+    return settle(this, promise);
+  });
+}
+
+/** Registers the matchers on the chai instance the project uses, if chai is installed. */
+export function registerChaiMatchers(): void {
+  let chai: Parameters<typeof nativeAssetMatchers>[0] & { use(plugin: unknown): void };
+  try {
+    chai = require("chai");
+  } catch {
+    return; // no chai in this project: nothing to extend
+  }
+  chai.use(nativeAssetMatchers);
+}
+
+export type { TransactionSubject };

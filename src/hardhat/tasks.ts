@@ -1,0 +1,75 @@
+import { task, types } from "hardhat/config";
+import { HardhatPluginError } from "hardhat/plugins";
+import type { HardhatRuntimeEnvironment } from "hardhat/types";
+import { balanceAction, deployWrapperAction, TaskArgumentError, unwrapAction, wrapAction, type ActionContext } from "./actions";
+import { NATIVEKIT_NETWORK, engineOptions } from "./config";
+
+const PLUGIN = "nativekit";
+
+function context(hre: HardhatRuntimeEnvironment): ActionContext {
+  return { provider: hre.network.provider, print: (line) => console.log(line) };
+}
+
+/** Argument errors become Hardhat plugin errors: printed as one clear line, no stack trace. */
+async function friendly<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof TaskArgumentError) throw new HardhatPluginError(PLUGIN, error.message);
+    throw error;
+  }
+}
+
+task("nativekit:node", "Serves the nativekit simulator over HTTP on /ext/bc/C/rpc")
+  .addOptionalParam("port", "Port to listen on", 9650, types.int)
+  .addOptionalParam("host", "Address to bind", "127.0.0.1", types.string)
+  .setAction(async (args: { port: number; host: string }, hre) => {
+    const { runCli, processSignals } = await import("../node/cli");
+    const { createLocalNode } = await import("../node/local-node");
+    const { deriveMnemonicKeys, unlockedAccount, DEFAULT_MNEMONIC, DEFAULT_HD_PATH, DEFAULT_ACCOUNT_COUNT } = await import("../engine/accounts");
+    const config = hre.config.nativekit;
+    const accounts = config.engine.accounts;
+    const keys = Array.isArray(accounts) ? accounts.map((a) => a.privateKey) : deriveMnemonicKeys(accounts?.mnemonic ?? DEFAULT_MNEMONIC, accounts?.count ?? DEFAULT_ACCOUNT_COUNT, accounts?.path ?? DEFAULT_HD_PATH);
+    const code = await runCli(["node", "--port", String(args.port), "--host", args.host], {
+      async createNode() {
+        const node = await createLocalNode(engineOptions(config, keys.map((k) => unlockedAccount(k).addressHex), (line) => console.log(line)));
+        const engine = node.provider.engine;
+        const list = await Promise.all([...engine.unlocked.values()].map(async (a) => ({ address: a.address.toString(), privateKey: a.privateKeyHex, balanceWei: (await engine.getAccount(a.address, engine.head)).balance })));
+        return { routes: node.routes, accounts: list, chainId: engine.options.chainId };
+      },
+      stdout: (s) => process.stdout.write(s),
+      stderr: (s) => process.stderr.write(s),
+      onSignal: processSignals,
+    });
+    if (code !== 0) throw new HardhatPluginError(PLUGIN, `the node stopped with exit code ${code}`);
+  });
+
+task("nativekit:balance", "Prints an account's balance of a native asset")
+  .addParam("account", "Address of the account")
+  .addParam("asset", "Asset ID, cb58 or 0x bytes32")
+  .addOptionalParam("block", "Block number or tag", "latest")
+  .setAction(async (args: { account: string; asset: string; block: string }, hre) => friendly(() => balanceAction(context(hre), args)));
+
+task("nativekit:deploy-wrapper", "Deploys a WrappedNativeAsset for a native asset")
+  .addParam("asset", "Asset ID, cb58 or 0x bytes32")
+  .addParam("name", "ERC-20 name")
+  .addParam("symbol", "ERC-20 symbol")
+  .addOptionalParam("decimals", "ERC-20 decimals", 18, types.int)
+  .addOptionalParam("from", "Deployer: account index or address", undefined, types.string)
+  .setAction(async (args: { asset: string; name: string; symbol: string; decimals: number; from?: string }, hre) =>
+    friendly(async () => deployWrapperAction(context(hre), args, await hre.artifacts.readArtifact("WrappedNativeAsset"))),
+  );
+
+task("nativekit:wrap", "Wraps a native asset: nativeAssetCall + deposit in one transaction")
+  .addParam("wrapper", "Address of the WrappedNativeAsset")
+  .addParam("amount", "Amount in the asset's smallest unit")
+  .addOptionalParam("from", "Sender: account index or address", undefined, types.string)
+  .setAction(async (args: { wrapper: string; amount: string; from?: string }, hre) => friendly(() => wrapAction(context(hre), args)));
+
+task("nativekit:unwrap", "Unwraps: withdraws the asset from a WrappedNativeAsset")
+  .addParam("wrapper", "Address of the WrappedNativeAsset")
+  .addParam("amount", "Amount in the asset's smallest unit")
+  .addOptionalParam("from", "Sender: account index or address", undefined, types.string)
+  .setAction(async (args: { wrapper: string; amount: string; from?: string }, hre) => friendly(() => unwrapAction(context(hre), args)));
+
+export { NATIVEKIT_NETWORK };

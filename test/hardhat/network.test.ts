@@ -1,0 +1,41 @@
+import { expect } from "chai";
+import hre from "hardhat";
+import { assetBalance, DEMO_ASSET, GENESIS_ASSET_BALANCE } from "./fixtures";
+
+describe("the nativekit Hardhat network", () => {
+  it("is the default network once the plugin is imported", () => {
+    expect(hre.network.name).to.equal("nativekit");
+  });
+
+  it("reports the configured chain ID through hre.ethers", async () => {
+    expect((await hre.ethers.provider.getNetwork()).chainId).to.equal(43112n);
+  });
+
+  it("has the twenty standard-mnemonic accounts with 10000 coin each", async () => {
+    const signers = await hre.ethers.getSigners();
+    expect(signers).to.have.length(20);
+    expect(signers[0]!.address).to.equal("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+    expect(await hre.ethers.provider.getBalance(signers[19]!.address, 0)).to.equal(10_000n * 10n ** 18n);
+  });
+
+  it("gives accounts the initial asset balances from the config", async () => {
+    const [first, , , , fifth, sixth] = await hre.ethers.getSigners();
+    expect(await assetBalance(first!.address, DEMO_ASSET, 0)).to.equal(GENESIS_ASSET_BALANCE);
+    expect(await assetBalance(fifth!.address, DEMO_ASSET, 0)).to.equal(GENESIS_ASSET_BALANCE);
+    expect(await assetBalance(sixth!.address, DEMO_ASSET, 0)).to.equal(0n);
+  });
+
+  it("prints console.log from Solidity as Hardhat's network does", async () => {
+    const logger = await hre.ethers.deployContract("ConsoleLogger");
+    const lines: string[] = [];
+    const original = console.log;
+    console.log = (...args: unknown[]) => lines.push(args.join(" "));
+    try {
+      expect(await logger.greet("nativekit", 21n)).to.equal(42n);
+    } finally {
+      console.log = original;
+    }
+    const [caller] = await hre.ethers.getSigners();
+    expect(lines).to.deep.equal(["hello nativekit, n = 21", caller!.address]);
+  });
+});
