@@ -1,0 +1,56 @@
+/**
+ * Type IDs of the exchange chain's codec. The reference node's linear codec numbers types in
+ * the order they are registered: the five transaction types first, then the types of each
+ * feature extension ("fx") in the chain's fx order (secp256k1fx, nftfx, propertyfx), five
+ * types each.
+ */
+export const TypeId = {
+  BaseTx: 0,
+  CreateAssetTx: 1,
+  OperationTx: 2,
+  ImportTx: 3,
+  ExportTx: 4,
+  Secp256k1TransferInput: 5,
+  Secp256k1MintOutput: 6,
+  Secp256k1TransferOutput: 7,
+  Secp256k1MintOperation: 8,
+  Secp256k1Credential: 9,
+  NftMintOutput: 10,
+  NftTransferOutput: 11,
+  NftMintOperation: 12,
+  NftTransferOperation: 13,
+  NftCredential: 14,
+  PropertyMintOutput: 15,
+  PropertyOwnedOutput: 16,
+  PropertyMintOperation: 17,
+  PropertyBurnOperation: 18,
+  PropertyCredential: 19,
+} as const;
+
+export type TypeIdName = keyof typeof TypeId;
+
+/** Name of a type ID (undefined for IDs the chain does not register). */
+export function typeIdName(typeId: number): TypeIdName | undefined {
+  for (const [name, id] of Object.entries(TypeId)) if (id === typeId) return name as TypeIdName;
+  return undefined;
+}
+
+/** Index of each feature extension in the chain's fx list (used by InitialState.fxIndex). */
+export const FxIndex = {
+  Secp256k1: 0,
+  Nft: 1,
+  Property: 2,
+} as const;
+
+export type FxIndexValue = (typeof FxIndex)[keyof typeof FxIndex];
+
+/** Number of feature extensions of the exchange chain (InitialState.fxIndex must be below it). */
+export const NUM_FXS = 3;
+
+/** Feature extension that registered a type ID (undefined for transaction types and unknown IDs). */
+export function fxIndexOfTypeId(typeId: number): FxIndexValue | undefined {
+  if (typeId >= 5 && typeId <= 9) return FxIndex.Secp256k1;
+  if (typeId >= 10 && typeId <= 14) return FxIndex.Nft;
+  if (typeId >= 15 && typeId <= 19) return FxIndex.Property;
+  return undefined;
+}
