@@ -47,6 +47,10 @@ export interface BlockRecord {
   readonly transactions: MinedTransaction[];
   /** Multi-coin balances after this block. */
   readonly multiCoin: MultiCoinSnapshot;
+  /** Atomic (cross-chain) transactions accepted in this block, by cb58 ID. */
+  readonly atomicTransactions: readonly string[];
+  /** Gas the atomic transactions used (the header's extDataGasUsed). */
+  readonly atomicGasUsed: bigint;
 }
 
 /**

@@ -86,6 +86,16 @@ interface EngineSnapshot {
   nextBaseFee: bigint | undefined;
 }
 
+/**
+ * A cross-chain (atomic) transaction as the engine sees it: its ID, its gas, and the state
+ * transfer it makes (credit on import, debit on export), which may reject it by throwing.
+ */
+export interface AtomicOperation {
+  id: string;
+  gasUsed: bigint;
+  apply(state: NativeStateManager): Promise<void>;
+}
+
 /** A transaction waiting in the pool (automine off), with its sender resolved. */
 interface PooledTransaction {
   tx: TypedTransaction;
@@ -333,7 +343,7 @@ export class Engine {
    * Mines one block with the given transactions (or the pool's), at an optional timestamp.
    * Invalid transactions are left out and reported; the rest are mined in order.
    */
-  async mineBlock(opts: { timestamp?: bigint; transactions?: PooledTransaction[] } = {}): Promise<{
+  async mineBlock(opts: { timestamp?: bigint; transactions?: PooledTransaction[]; atomic?: AtomicOperation[] } = {}): Promise<{
     record: BlockRecord;
     rejected: { pooled: PooledTransaction; error: Error }[];
   }> {
@@ -372,13 +382,40 @@ export class Engine {
       }
     }
     const { block } = await builder.build();
-    const record = this.record(block, included, results);
+    const record = this.record(block, included, results, opts.atomic ?? []);
     this.chain.append(record);
     for (const listener of this.blockListeners) listener(record);
     return { record, rejected };
   }
 
-  private record(block: Block, included: PooledTransaction[], results: RunTxResult[]): BlockRecord {
+  /**
+   * Accepts an atomic transaction in a block of its own: its state transfer is applied first
+   * (all or nothing), then the block is mined, as the contract chain includes atomic
+   * transactions in its blocks.
+   */
+  async mineAtomic(operation: AtomicOperation): Promise<BlockRecord> {
+    await this.stateManager.checkpoint();
+    try {
+      await operation.apply(this.stateManager);
+      await this.stateManager.commit();
+    } catch (error) {
+      await this.stateManager.revert();
+      throw error;
+    }
+    const { record } = await this.mineBlock({ transactions: [], atomic: [operation] });
+    return record;
+  }
+
+  /** The block that accepted an atomic transaction, if any. */
+  atomicTransactionBlock(id: string): BlockRecord | undefined {
+    for (let n = this.chain.height; n >= 0n; n--) {
+      const record = this.chain.byNumberOrUndefined(n)!;
+      if (record.atomicTransactions.includes(id)) return record;
+    }
+    return undefined;
+  }
+
+  private record(block: Block, included: PooledTransaction[], results: RunTxResult[], atomic: AtomicOperation[] = []): BlockRecord {
     const hash = bytesToHex(block.hash());
     const transactions: MinedTransaction[] = [];
     const record: BlockRecord = {
@@ -387,6 +424,8 @@ export class Engine {
       number: block.header.number,
       transactions,
       multiCoin: this.stateManager.multiCoin.snapshot(),
+      atomicTransactions: atomic.map((a) => a.id),
+      atomicGasUsed: atomic.reduce((sum, a) => sum + a.gasUsed, 0n),
     };
     const baseFee = block.header.baseFeePerGas ?? 0n;
     let logIndex = 0;

@@ -117,8 +117,8 @@ export function formatBlock(record: BlockRecord, fullTransactions: boolean): Rec
     gasUsed: q(h.gasUsed),
     timestamp: q(h.timestamp),
     baseFeePerGas: q(h.baseFeePerGas ?? 0n),
-    // Contract-chain header extras (no atomic transactions in this block).
-    extDataGasUsed: "0x0",
+    // Contract-chain header extras: gas of the atomic transactions in this block.
+    extDataGasUsed: q(record.atomicGasUsed),
     blockGasCost: "0x0",
     blobGasUsed: q(h.blobGasUsed ?? 0n),
     excessBlobGas: q(h.excessBlobGas ?? 0n),

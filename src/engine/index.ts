@@ -1,5 +1,7 @@
 export { Engine } from "./engine";
-export type { BlockSelector, CallOutcome, LogFilter, TransactionRequest } from "./engine";
+export type { AtomicOperation, BlockSelector, CallOutcome, LogFilter, TransactionRequest } from "./engine";
+export { NativeStateManager } from "./state-manager";
+export type { BlockRecord } from "./chain";
 export { NativeProvider, createNativeProvider } from "./provider";
 export { RpcError, RpcErrorCode } from "./errors";
 export type { Eip1193Provider, RequestArguments } from "./provider-types";

@@ -1,0 +1,131 @@
+import { bytesToHex } from "../encoding";
+
+/**
+ * Shared atomic memory between chains, as the reference node keeps it: a chain that exports
+ * puts UTXOs into the destination chain's inbox (keyed by the source chain), indexed by the
+ * addresses that own them; the destination chain's import removes them. Put and remove of one
+ * transaction are applied together or not at all.
+ */
+export interface AtomicElement {
+  /** 32-byte input ID of the UTXO (sha256 of index ‖ txID, as the node derives it). */
+  key: Uint8Array;
+  /** The UTXO's bytes (codec version 0, UTXO layout). */
+  value: Uint8Array;
+  /** Short IDs (20 bytes) of the addresses that can spend it, for lookups by address. */
+  traits: Uint8Array[];
+}
+
+export interface AtomicRequests {
+  /** UTXOs to put into `peerChain`'s inbox from this chain. */
+  put?: AtomicElement[];
+  /** Keys to remove from this chain's inbox from `peerChain` (spent by an import). */
+  remove?: Uint8Array[];
+}
+
+export interface IndexedPage {
+  values: Uint8Array[];
+  /** Where the next page starts (the last trait and key returned), undefined when done. */
+  lastTrait: Uint8Array | undefined;
+  lastKey: Uint8Array | undefined;
+}
+
+interface Inbox {
+  /** key hex -> element */
+  elements: Map<string, AtomicElement>;
+}
+
+export class AtomicMemoryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AtomicMemoryError";
+  }
+}
+
+export class SharedMemory {
+  /** destination chain hex -> source chain hex -> inbox */
+  private readonly inboxes = new Map<string, Map<string, Inbox>>();
+
+  private inbox(destination: Uint8Array, source: Uint8Array): Inbox {
+    const d = bytesToHex(destination);
+    const s = bytesToHex(source);
+    let bySource = this.inboxes.get(d);
+    if (bySource === undefined) this.inboxes.set(d, (bySource = new Map()));
+    let inbox = bySource.get(s);
+    if (inbox === undefined) bySource.set(s, (inbox = { elements: new Map() }));
+    return inbox;
+  }
+
+  /** Values for the given keys in `chain`'s inbox from `peerChain`; throws naming the first missing key. */
+  get(chain: Uint8Array, peerChain: Uint8Array, keys: Uint8Array[]): Uint8Array[] {
+    const inbox = this.inbox(chain, peerChain);
+    return keys.map((key) => {
+      const element = inbox.elements.get(bytesToHex(key));
+      if (element === undefined) throw new AtomicMemoryError(`atomic UTXO ${bytesToHex(key)} not found: it was never exported to this chain or has already been imported`);
+      return element.value;
+    });
+  }
+
+  has(chain: Uint8Array, peerChain: Uint8Array, key: Uint8Array): boolean {
+    return this.inbox(chain, peerChain).elements.has(bytesToHex(key));
+  }
+
+  /**
+   * Elements of `chain`'s inbox from `peerChain` owned by any of `traits`, in a stable order
+   * (by trait, then key), starting after (startTrait, startKey), at most `limit`.
+   */
+  indexed(chain: Uint8Array, peerChain: Uint8Array, traits: Uint8Array[], startTrait: Uint8Array | undefined, startKey: Uint8Array | undefined, limit: number): IndexedPage {
+    const inbox = this.inbox(chain, peerChain);
+    const sortedTraits = [...new Set(traits.map(bytesToHex))].sort();
+    const startTraitHex = startTrait === undefined ? undefined : bytesToHex(startTrait);
+    const startKeyHex = startKey === undefined ? undefined : bytesToHex(startKey);
+    const values: Uint8Array[] = [];
+    const seen = new Set<string>();
+    let lastTrait: Uint8Array | undefined;
+    let lastKey: Uint8Array | undefined;
+    for (const trait of sortedTraits) {
+      if (startTraitHex !== undefined && trait < startTraitHex) continue;
+      const keys = [...inbox.elements.values()]
+        .filter((e) => e.traits.some((t) => bytesToHex(t) === trait))
+        .map((e) => bytesToHex(e.key))
+        .sort();
+      for (const keyHex of keys) {
+        if (trait === startTraitHex && startKeyHex !== undefined && keyHex <= startKeyHex) continue;
+        if (values.length >= limit) return { values, lastTrait, lastKey };
+        const element = inbox.elements.get(keyHex)!;
+        lastTrait = element.traits.find((t) => bytesToHex(t) === trait);
+        lastKey = element.key;
+        if (seen.has(keyHex)) continue;
+        seen.add(keyHex);
+        values.push(element.value);
+      }
+    }
+    return { values, lastTrait, lastKey };
+  }
+
+  /**
+   * Applies one transaction's atomic operations: per peer chain, puts into the peer's inbox
+   * from `chain` and removes from `chain`'s inbox from the peer. Checked first, applied whole.
+   */
+  apply(chain: Uint8Array, requests: Map<Uint8Array, AtomicRequests> | [Uint8Array, AtomicRequests][]): void {
+    const entries = requests instanceof Map ? [...requests.entries()] : requests;
+    for (const [peer, request] of entries) {
+      const inbox = this.inbox(chain, peer);
+      const removing = new Set<string>();
+      for (const key of request.remove ?? []) {
+        const hex = bytesToHex(key);
+        if (!inbox.elements.has(hex) || removing.has(hex)) throw new AtomicMemoryError(`atomic UTXO ${hex} is not available to import (already imported or never exported)`);
+        removing.add(hex);
+      }
+      const outbox = this.inbox(peer, chain);
+      for (const element of request.put ?? []) {
+        if (outbox.elements.has(bytesToHex(element.key))) throw new AtomicMemoryError(`atomic UTXO ${bytesToHex(element.key)} already exists in the destination chain`);
+      }
+    }
+    for (const [peer, request] of entries) {
+      const inbox = this.inbox(chain, peer);
+      for (const key of request.remove ?? []) inbox.elements.delete(bytesToHex(key));
+      const outbox = this.inbox(peer, chain);
+      for (const element of request.put ?? []) outbox.elements.set(bytesToHex(element.key), element);
+    }
+  }
+}
