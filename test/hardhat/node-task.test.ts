@@ -1,0 +1,32 @@
+import { expect } from "chai";
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { JsonRpcProvider } from "ethers";
+import { DEMO_ASSET, GENESIS_ASSET_BALANCE } from "./fixtures";
+
+describe("npx hardhat nativekit:node", () => {
+  it("serves the simulator with the config's options over HTTP and stops on SIGINT", async function () {
+    this.timeout(60_000);
+    const root = path.join(__dirname, "..", "..");
+    const cli = path.join(root, "node_modules", "hardhat", "internal", "cli", "cli.js");
+    const child = spawn(process.execPath, [cli, "nativekit:node", "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    try {
+      const started = Date.now();
+      while (!/listening on (http:\S+)/.test(output) && Date.now() - started < 45_000) await new Promise((r) => setTimeout(r, 100));
+      const match = /listening on (http:\S+)/.exec(output);
+      expect(match, output).to.not.equal(null);
+      const provider = new JsonRpcProvider(match![1], undefined, { staticNetwork: true });
+      // The config's initial asset balances are there: the node runs with the project's options.
+      const balance = await provider.send("eth_getAssetBalance", ["0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "latest", DEMO_ASSET]);
+      expect(BigInt(balance)).to.equal(GENESIS_ASSET_BALANCE);
+      provider.destroy();
+    } finally {
+      child.kill("SIGINT");
+    }
+    expect(await exited).to.equal(0);
+  });
+});
