@@ -41,7 +41,8 @@ export function formatConsoleLog(payload: Uint8Array): string | undefined {
   if (types === undefined) return undefined;
   try {
     const values = AbiCoder.defaultAbiCoder().decode(types, payload.subarray(4));
-    const args = types.map((t, i) => {
+    // Numbers print in decimal, as Hardhat prints them (util.format would append "n" to bigints).
+    const args = types.map((_type, i) => {
       const v = values[i] as unknown;
       return typeof v === "bigint" ? v.toString() : v;
     });

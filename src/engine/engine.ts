@@ -15,12 +15,9 @@ import {
   bytesToHex,
   bytesToUnprefixedHex,
   createAddressFromString,
-  createContractAddress,
   createZeroAddress,
-  hexToBytes,
   KECCAK256_RLP,
   setLengthLeft,
-  bigIntToBytes,
   bytesToBigInt,
 } from "@ethereumjs/util";
 import { RLP } from "@ethereumjs/rlp";

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { AbiCoder, Wallet, getBytes, parseEther, type TransactionRequest } from "ethers";
+import { Wallet, getBytes, parseEther, type TransactionRequest } from "ethers";
 import {
   encodeNativeAssetBalanceInput,
   encodeNativeAssetCallInput,
