@@ -1,0 +1,266 @@
+/**
+ * The measured workloads. Each drives a peer only through JSON-RPC (`JsonRpcHttpClient`),
+ * one request in flight, and checks the resulting state afterwards so a peer cannot score
+ * by doing nothing.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+
+import { Interface, keccak256, toUtf8Bytes } from "ethers";
+
+import { NATIVE_ASSET_CALL_ADDRESS, encodeNativeAssetCallInput } from "../src/encoding/precompile";
+import { REPO_ROOT, sleep } from "./peers";
+import type { JsonRpcHttpClient } from "./rpc-client";
+
+/** First account of the standard test mnemonic, unlocked on both peers. */
+export const ACCOUNT0 = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266";
+
+/** Fixed gas for each transfer, so neither peer spends time estimating. */
+const TRANSFER_GAS = 100_000n;
+/** Fixed gas for deployments. */
+const DEPLOY_GAS = 3_000_000n;
+/** Fixed gas for deposit and withdraw transactions. */
+const WRAP_GAS = 200_000n;
+
+interface Artifact {
+  abi: ConstructorParameters<typeof Interface>[0];
+  bytecode: string;
+}
+
+function loadArtifact(relative: string): Artifact {
+  const file = path.join(REPO_ROOT, "artifacts", relative);
+  if (!fs.existsSync(file)) {
+    throw new Error(`artifact ${path.relative(REPO_ROOT, file)} not found: run "npx hardhat compile" first`);
+  }
+  return JSON.parse(fs.readFileSync(file, "utf8")) as Artifact;
+}
+
+interface Receipt {
+  status: string;
+  contractAddress: string | null;
+  blockNumber: string;
+  logs: { address: string; topics: string[] }[];
+}
+
+const q = (n: bigint | number): string => "0x" + n.toString(16);
+
+/** Sums of timings, in ms. */
+export interface LatencyStats {
+  meanMs: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+}
+
+function latencyStats(samples: number[]): LatencyStats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (f: number) => sorted[Math.min(sorted.length - 1, Math.floor(f * sorted.length))] ?? 0;
+  return {
+    meanMs: sorted.reduce((s, x) => s + x, 0) / Math.max(1, sorted.length),
+    p50Ms: at(0.5),
+    p95Ms: at(0.95),
+    maxMs: sorted[sorted.length - 1] ?? 0,
+  };
+}
+
+/** Sends a transaction from ACCOUNT0 and waits for its receipt; fails unless it succeeded. */
+class Sender {
+  /** Receipt polls that returned null (automine should make this 0). */
+  extraReceiptPolls = 0;
+
+  constructor(private readonly client: JsonRpcHttpClient) {}
+
+  async send(tx: { to?: string; data: string; gas: bigint }, what: string): Promise<Receipt> {
+    const hash = await this.client.call<string>("eth_sendTransaction", [
+      { from: ACCOUNT0, ...(tx.to === undefined ? {} : { to: tx.to }), data: tx.data, gas: q(tx.gas) },
+    ]);
+    let receipt: Receipt | null = null;
+    for (let polls = 0; ; polls++) {
+      receipt = await this.client.call<Receipt | null>("eth_getTransactionReceipt", [hash]);
+      if (receipt !== null) break;
+      this.extraReceiptPolls++;
+      if (polls > 10_000) throw new Error(`${what}: no receipt for ${hash} after ${polls} polls`);
+      // Automine should have mined it already; back off a little if not.
+      await sleep(polls < 10 ? 0 : 1);
+    }
+    if (receipt.status !== "0x1") throw new Error(`${what}: transaction ${hash} failed (status ${receipt.status})`);
+    return receipt;
+  }
+
+  async deploy(artifact: Artifact, args: readonly unknown[], what: string): Promise<string> {
+    const iface = new Interface(artifact.abi);
+    const data = artifact.bytecode + iface.encodeDeploy(args).slice(2);
+    const receipt = await this.send({ data, gas: DEPLOY_GAS }, what);
+    if (receipt.contractAddress === null) throw new Error(`${what}: the receipt has no contract address`);
+    return receipt.contractAddress;
+  }
+}
+
+async function checkAccount0(client: JsonRpcHttpClient): Promise<void> {
+  const accounts = await client.call<string[]>("eth_accounts");
+  if (accounts[0]?.toLowerCase() !== ACCOUNT0) {
+    throw new Error(`the first unlocked account is ${accounts[0]}, expected ${ACCOUNT0} (the standard test mnemonic)`);
+  }
+}
+
+export interface TransferResult {
+  transfers: number;
+  warmup: number;
+  seconds: number;
+  perSecond: number;
+  latency: LatencyStats;
+  extraReceiptPolls: number;
+  /** What was checked after the run. */
+  verified: string;
+}
+
+/**
+ * Deploys BenchToken, then `warmup` untimed and `count` timed transfers of 1 unit from
+ * ACCOUNT0 to distinct fresh recipients, each sent and waited for before the next.
+ */
+export async function runTransfers(client: JsonRpcHttpClient, count: number, warmup: number): Promise<TransferResult> {
+  await checkAccount0(client);
+  const artifact = loadArtifact("contracts/test/BenchToken.sol/BenchToken.json");
+  const token = new Interface(artifact.abi);
+  const sender = new Sender(client);
+  const supply = 10n ** 27n;
+  const address = await sender.deploy(artifact, [supply], "BenchToken deployment");
+
+  const total = warmup + count;
+  const recipients = Array.from({ length: total }, (_, i) => "0xbe" + (i + 1).toString(16).padStart(38, "0"));
+  const calls = recipients.map((r) => token.encodeFunctionData("transfer", [r, 1n]));
+
+  const transfer = async (i: number): Promise<void> => {
+    const receipt = await sender.send({ to: address, data: calls[i]!, gas: TRANSFER_GAS }, `transfer #${i}`);
+    if (receipt.logs.length !== 1 || receipt.logs[0]!.address.toLowerCase() !== address.toLowerCase()) {
+      throw new Error(`transfer #${i}: expected one Transfer log from the token, got ${JSON.stringify(receipt.logs)}`);
+    }
+  };
+
+  for (let i = 0; i < warmup; i++) await transfer(i);
+  sender.extraReceiptPolls = 0;
+  const latencies: number[] = [];
+  const started = performance.now();
+  for (let i = warmup; i < total; i++) {
+    const t0 = performance.now();
+    await transfer(i);
+    latencies.push(performance.now() - t0);
+  }
+  const seconds = (performance.now() - started) / 1000;
+
+  // Correctness: every recipient holds exactly 1, the sender the rest.
+  const balanceOf = async (who: string): Promise<bigint> =>
+    BigInt(await client.call<string>("eth_call", [{ to: address, data: token.encodeFunctionData("balanceOf", [who]) }, "latest"]));
+  for (let i = 0; i < total; i++) {
+    const b = await balanceOf(recipients[i]!);
+    if (b !== 1n) throw new Error(`verification failed: recipient #${i} ${recipients[i]} holds ${b}, expected 1`);
+  }
+  const rest = await balanceOf(ACCOUNT0);
+  if (rest !== supply - BigInt(total)) {
+    throw new Error(`verification failed: the sender holds ${rest}, expected ${supply - BigInt(total)}`);
+  }
+
+  return {
+    transfers: count,
+    warmup,
+    seconds,
+    perSecond: count / seconds,
+    latency: latencyStats(latencies),
+    extraReceiptPolls: sender.extraReceiptPolls,
+    verified: `${total} recipients hold 1 token each, sender holds supply - ${total}`,
+  };
+}
+
+export interface RoundTripResult {
+  roundTrips: number;
+  warmup: number;
+  seconds: number;
+  perSecond: number;
+  latency: LatencyStats;
+  extraReceiptPolls: number;
+  assetId: string;
+  verified: string;
+}
+
+/**
+ * nativekit only: funds ACCOUNT0 with a native asset, deploys WrappedNativeAsset for it, then
+ * runs `warmup` untimed and `count` timed round trips of deposit (through the nativeAssetCall
+ * precompile) followed by withdraw, each transaction waited for.
+ */
+export async function runRoundTrips(client: JsonRpcHttpClient, count: number, warmup: number): Promise<RoundTripResult> {
+  await checkAccount0(client);
+  const assetId = keccak256(toUtf8Bytes("nativekit bench asset"));
+  const initial = 10n ** 24n;
+  const amount = 10n ** 18n;
+  const assetBalance = async (who: string): Promise<bigint> =>
+    BigInt(await client.call<string>("eth_getAssetBalance", [who, "latest", assetId]));
+
+  await client.call("nativekit_setAssetBalance", [ACCOUNT0, assetId, q(initial)]);
+  const before = await assetBalance(ACCOUNT0);
+  if (before !== initial) throw new Error(`nativekit_setAssetBalance: the balance reads ${before}, expected ${initial}`);
+
+  const artifact = loadArtifact("contracts/WrappedNativeAsset.sol/WrappedNativeAsset.json");
+  const wrapper = new Interface(artifact.abi);
+  const sender = new Sender(client);
+  const address = await sender.deploy(artifact, ["Wrapped Bench Asset", "WBENCH", 18, BigInt(assetId)], "WrappedNativeAsset deployment");
+
+  const depositData = encodeNativeAssetCallInput({
+    to: address,
+    assetId,
+    amount,
+    callData: wrapper.encodeFunctionData("deposit", []) as `0x${string}`,
+  });
+  const withdrawData = wrapper.encodeFunctionData("withdraw", [amount]);
+  const read = async (fn: string, args: unknown[]): Promise<bigint> =>
+    BigInt(await client.call<string>("eth_call", [{ to: address, data: wrapper.encodeFunctionData(fn, args) }, "latest"]));
+
+  const expectLogs = (r: Receipt, what: string) => {
+    // Transfer (mint or burn) and Deposit/Withdrawal, both from the wrapper.
+    const own = r.logs.filter((l) => l.address.toLowerCase() === address.toLowerCase()).length;
+    if (own < 2) throw new Error(`${what}: expected the wrapper's two events, got ${JSON.stringify(r.logs)}`);
+  };
+  const roundTrip = async (i: number, check: boolean): Promise<void> => {
+    expectLogs(await sender.send({ to: NATIVE_ASSET_CALL_ADDRESS, data: depositData, gas: WRAP_GAS }, `deposit #${i}`), `deposit #${i}`);
+    if (check) {
+      const wrapped = await read("balanceOf", [ACCOUNT0]);
+      const held = await assetBalance(address);
+      if (wrapped !== amount || held !== amount) {
+        throw new Error(`deposit #${i}: the depositor holds ${wrapped} wrapped and the wrapper ${held} of the asset, expected ${amount} each`);
+      }
+    }
+    expectLogs(await sender.send({ to: address, data: withdrawData, gas: WRAP_GAS }, `withdraw #${i}`), `withdraw #${i}`);
+  };
+
+  for (let i = 0; i < warmup; i++) await roundTrip(i, i === 0);
+  sender.extraReceiptPolls = 0;
+  const latencies: number[] = [];
+  const started = performance.now();
+  for (let i = warmup; i < warmup + count; i++) {
+    const t0 = performance.now();
+    await roundTrip(i, false);
+    latencies.push(performance.now() - t0);
+  }
+  const seconds = (performance.now() - started) / 1000;
+
+  const after = await assetBalance(ACCOUNT0);
+  const supply = await read("totalSupply", []);
+  const left = await assetBalance(address);
+  if (after !== initial || supply !== 0n || left !== 0n) {
+    throw new Error(
+      `verification failed: the account holds ${after} of the asset (expected ${initial}), ` +
+        `the wrapper's supply is ${supply} and its asset balance ${left} (expected 0 and 0)`,
+    );
+  }
+
+  return {
+    roundTrips: count,
+    warmup,
+    seconds,
+    perSecond: count / seconds,
+    latency: latencyStats(latencies),
+    extraReceiptPolls: sender.extraReceiptPolls,
+    assetId,
+    verified: `${warmup + count} deposits and withdrawals; account asset balance back to ${initial}, wrapper supply and asset balance 0`,
+  };
+}
