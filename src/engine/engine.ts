@@ -19,9 +19,15 @@ import {
   KECCAK256_RLP,
   setLengthLeft,
   bytesToBigInt,
+  MapDB,
+  ValueEncoding,
 } from "@ethereumjs/util";
 import { RLP } from "@ethereumjs/rlp";
-import { buildBlock, createVM, runTx, type RunTxResult, type VM } from "@ethereumjs/vm";
+import { buildBlock, createVM, paramsVM, runTx, type RunTxResult, type VM } from "@ethereumjs/vm";
+import { paramsBlock } from "@ethereumjs/block";
+import { paramsEVM } from "@ethereumjs/evm";
+import { paramsTx } from "@ethereumjs/tx";
+import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { deriveMnemonicKeys, unlockedAccount, type UnlockedAccount } from "./accounts";
 import { ChainStore, type BlockRecord, type LogRecord, type MinedTransaction, type ReceiptRecord } from "./chain";
 import { RpcError, RpcErrorCode } from "./errors";
@@ -36,6 +42,7 @@ import {
 } from "./options";
 import { NativeEVM, nativePrecompiles } from "./precompiles";
 import { formatConsoleLog } from "./console-log";
+import { devEcsign } from "./dev-signer";
 import { revertError, failureMessage } from "./revert";
 import { NativeStateManager } from "./state-manager";
 import type { MultiCoinSnapshot } from "./multicoin";
@@ -131,12 +138,14 @@ export class Engine {
   private constructor(options: ResolvedEngineOptions) {
     this.options = options;
     this.automine = options.automine;
-    this.common = createCustomCommon(
-      { name: "nativekit", chainId: options.chainId },
-      Mainnet,
-      { hardfork: options.hardfork },
+    this.common = memoizedParamsCommon(
+      createCustomCommon({ name: "nativekit", chainId: options.chainId }, Mainnet, {
+        hardfork: options.hardfork,
+        // Only the node's own unlocked accounts are signed with this Common (see dev-signer.ts).
+        customCrypto: { ecsign: devEcsign },
+      }),
     );
-    this.stateManager = new NativeStateManager({ common: this.common, caches: new Caches() });
+    this.stateManager = this.newStateManager();
   }
 
   static async create(opts: EngineOptions = {}): Promise<Engine> {
@@ -199,7 +208,7 @@ export class Engine {
 
   /** Back to a fresh genesis with the same options (hardhat_reset without forking). */
   async reset(): Promise<void> {
-    this.stateManager = new NativeStateManager({ common: this.common, caches: new Caches() });
+    this.stateManager = this.newStateManager();
     this.chain = new ChainStore();
     this.unlocked.clear();
     this.impersonated.clear();
@@ -212,6 +221,12 @@ export class Engine {
     this.automine = this.options.automine;
     (this.options as { genesisTimestamp: number }).genesisTimestamp = Math.floor(Date.now() / 1000);
     await this.initialise();
+  }
+
+  private newStateManager(): NativeStateManager {
+    // Trie nodes kept as bytes: the default hex-string encoding converts every node on each access.
+    const trie = new MerklePatriciaTrie({ useKeyHashing: true, common: this.common, db: new MapDB(), valueEncoding: ValueEncoding.Bytes });
+    return new NativeStateManager({ common: this.common, caches: new Caches(), trie });
   }
 
   setBlockGasLimit(gasLimit: bigint): void {
@@ -497,7 +512,8 @@ export class Engine {
       });
     }
     if (key !== undefined) {
-      const tx = createTx(data, { common: this.common }).sign(key.privateKey);
+      // Deterministic (RFC 6979) signatures, as other devnets make them: the same request gives the same hash.
+      const tx = createTx(data, { common: this.common }).sign(key.privateKey, false);
       // We know the signer: spare the EVM a signature recovery per transaction.
       tx.cache.senderPubKey = key.publicKey;
       return { tx, from, hash: bytesToHex(tx.hash()) };
@@ -876,6 +892,23 @@ export class Engine {
     this.pool = this.pool.filter((p) => snapshot.pending.includes(p.tx));
     return true;
   }
+}
+
+/**
+ * ethereumjs merges its parameter tables into the Common again for every transaction and block
+ * header it constructs (a deep JSON copy each time); they never change here, so merge them once
+ * and make later merges of the same tables free. The override is an own property without
+ * binding, so the shallow copies block headers make of the Common keep it and act on themselves.
+ */
+function memoizedParamsCommon(common: Common): Common {
+  const tables = [paramsTx, paramsBlock, paramsEVM, paramsVM];
+  for (const params of tables) common.updateParams(params);
+  const merged = new Set<object>(tables);
+  const original = Object.getPrototypeOf(common).updateParams as Common["updateParams"];
+  common.updateParams = function (this: Common, params) {
+    if (!merged.has(params)) original.call(this, params);
+  };
+  return common;
 }
 
 function outcomeOf(result: EVMResult & { totalGasSpent?: bigint }): CallOutcome {

@@ -17,10 +17,27 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       );
       return { routes: node.routes, accounts, chainId: engine.options.chainId };
     },
-    stdout: (s) => process.stdout.write(s),
+    stdout: bufferedStdout(),
     stderr: (s) => process.stderr.write(s),
     onSignal: processSignals,
   });
+}
+
+/**
+ * The node logs every request; one synchronous write per line costs a busy node a few percent,
+ * so lines written in one turn of the event loop go out together.
+ */
+function bufferedStdout(): (text: string) => void {
+  let pending: string[] = [];
+  const flush = () => {
+    const text = pending.join("");
+    pending = [];
+    process.stdout.write(text);
+  };
+  return (text) => {
+    if (pending.length === 0) setImmediate(flush);
+    pending.push(text);
+  };
 }
 
 if (require.main === module) void main();
