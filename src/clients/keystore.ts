@@ -1,0 +1,49 @@
+/**
+ * Client of the keystore API (`keystore.*` at `/ext/keystore`, the same under both namings):
+ * the users whose `username` / `password` the chain methods take.
+ */
+import { Args, invoke, type Reader } from "./internal";
+import { KEYSTORE_PATH } from "./naming";
+import type { Transport } from "./transport";
+import type { Credentials, RequestOptions } from "./types";
+
+export interface KeystoreClientOptions {
+  transport: Transport;
+}
+
+export interface KeystoreClient {
+  readonly path: string;
+  /** Creates a user; the node rejects weak passwords and existing names. */
+  createUser(credentials: Credentials, options?: RequestOptions): Promise<void>;
+  /** Names of the node's users. */
+  listUsers(options?: RequestOptions): Promise<string[]>;
+  /** Deletes a user (needs its password). */
+  deleteUser(credentials: Credentials, options?: RequestOptions): Promise<void>;
+}
+
+export function createKeystoreClient(options: KeystoreClientOptions): KeystoreClient {
+  const { transport } = options;
+  if (typeof transport !== "object" || transport === null || typeof transport.call !== "function") {
+    throw new TypeError("createKeystoreClient: transport must be a Transport (see createTransport)");
+  }
+  const path = KEYSTORE_PATH;
+  // Older nodes answer { success: true }, newer ones {} (failures are JSON-RPC errors).
+  const done = (r: Reader): void => {
+    if (r.value !== null && r.maybe("success")?.boolean() === false) r.get("success").fail("true");
+  };
+  return {
+    path,
+    createUser: (credentials, requestOptions) =>
+      Promise.resolve().then(() => {
+        const method = "keystore.createUser";
+        return invoke(transport, path, method, new Args(method).credentials(credentials), done, requestOptions);
+      }),
+    listUsers: (requestOptions) =>
+      invoke(transport, path, "keystore.listUsers", {}, (r) => r.get("users").stringArray(), requestOptions),
+    deleteUser: (credentials, requestOptions) =>
+      Promise.resolve().then(() => {
+        const method = "keystore.deleteUser";
+        return invoke(transport, path, method, new Args(method).credentials(credentials), done, requestOptions);
+      }),
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Where each API lives and what its methods are called.
+ *
+ * The seed documents name the exchange-chain namespace `xvm` and the contract-chain extras
+ * `cvm`; real nodes of the reference implementation call them `avm` and `avax`:
+ *
+ * | | `"seed"` (default) | `"reference"` |
+ * |---|---|---|
+ * | exchange chain | `xvm.*` at `/ext/bc/X` | `avm.*` at `/ext/bc/X` |
+ * | exchange chain, static | `xvm.buildGenesis` at `/ext/vm/xvm` | `avm.buildGenesis` at `/ext/vm/avm` |
+ * | contract chain extras | `cvm.*` at `/ext/bc/C/cvm` | `avax.*` at `/ext/bc/C/avax` |
+ * | contract chain EVM | `eth_*` at `/ext/bc/C/rpc` | same |
+ * | keystore, info | `keystore.*` at `/ext/keystore`, `info.*` at `/ext/info` | same |
+ */
+
+/** `"seed"`: xvm/cvm as in the seed documents; `"reference"`: avm/avax as on real nodes. */
+export type Naming = "seed" | "reference";
+
+export const NAMINGS: readonly Naming[] = ["seed", "reference"];
+
+export const DEFAULT_NAMING: Naming = "seed";
+
+/** Default alias of the exchange chain. */
+export const DEFAULT_EXCHANGE_CHAIN = "X";
+/** Default alias of the contract chain. */
+export const DEFAULT_CONTRACT_CHAIN = "C";
+
+export const KEYSTORE_PATH = "/ext/keystore";
+export const INFO_PATH = "/ext/info";
+
+/** Paths and method names under one naming. */
+export interface NamingScheme {
+  readonly naming: Naming;
+  /** `xvm` or `avm`. */
+  readonly exchangeNamespace: "xvm" | "avm";
+  /** `cvm` or `avax`. */
+  readonly contractNamespace: "cvm" | "avax";
+  /** Path of the static exchange-chain API (buildGenesis): `/ext/vm/xvm` or `/ext/vm/avm`. */
+  readonly exchangeStaticPath: "/ext/vm/xvm" | "/ext/vm/avm";
+  /** `/ext/bc/<chain>`: the exchange chain API (both namings). */
+  exchangeChainPath(chain?: string): string;
+  /** `/ext/bc/<chain>/cvm` or `/ext/bc/<chain>/avax`: the contract chain extras. */
+  contractChainPath(chain?: string): string;
+  /** `/ext/bc/<chain>/rpc`: the contract chain's standard EVM JSON-RPC (both namings). */
+  evmRpcPath(chain?: string): string;
+  /** Full method name in the exchange-chain namespace, e.g. `xvm.send` / `avm.send`. */
+  exchangeMethod(name: string): string;
+  /** Full method name in the contract-chain namespace, e.g. `cvm.export` / `avax.export`. */
+  contractMethod(name: string): string;
+}
+
+/** The {@link NamingScheme} of `naming` (default `"seed"`). */
+export function namingScheme(naming: Naming = DEFAULT_NAMING): NamingScheme {
+  if (naming !== "seed" && naming !== "reference") {
+    throw new TypeError(`naming must be "seed" or "reference", got ${JSON.stringify(naming)}`);
+  }
+  const seed = naming === "seed";
+  const exchangeNamespace = seed ? "xvm" : "avm";
+  const contractNamespace = seed ? "cvm" : "avax";
+  return {
+    naming,
+    exchangeNamespace,
+    contractNamespace,
+    exchangeStaticPath: seed ? "/ext/vm/xvm" : "/ext/vm/avm",
+    exchangeChainPath: (chain = DEFAULT_EXCHANGE_CHAIN) => `/ext/bc/${checkChain(chain)}`,
+    contractChainPath: (chain = DEFAULT_CONTRACT_CHAIN) => `/ext/bc/${checkChain(chain)}/${contractNamespace}`,
+    evmRpcPath: (chain = DEFAULT_CONTRACT_CHAIN) => `/ext/bc/${checkChain(chain)}/rpc`,
+    exchangeMethod: (name) => `${exchangeNamespace}.${name}`,
+    contractMethod: (name) => `${contractNamespace}.${name}`,
+  };
+}
+
+/** A chain alias (`X`, `C`) or a cb58 blockchain ID: letters and digits only. */
+export function checkChain(chain: unknown): string {
+  if (typeof chain !== "string" || !/^[A-Za-z0-9]+$/.test(chain)) {
+    throw new TypeError(`chain must be an alias such as "X" or "C" or a cb58 blockchain ID, got ${JSON.stringify(chain)}`);
+  }
+  return chain;
+}

@@ -1,0 +1,330 @@
+/**
+ * JSON-RPC 2.0 over HTTP POST to a node's `/ext/...` paths, with the global `fetch`.
+ *
+ * ```ts
+ * const transport = createTransport({ url: "http://127.0.0.1:9650" });
+ * const { networkID } = await transport.call("/ext/info", "info.getNetworkID");
+ * ```
+ *
+ * Every failure is a {@link NodeClientError} whose message names the method and what went wrong:
+ * the node's error verbatim (`xvm.send failed: insufficient funds (code -32000)`), an HTTP status
+ * (`HTTP 404 Not Found: nothing is served at /ext/bc/C/cvm …`), an unreachable node
+ * (`cannot reach the node at http://127.0.0.1:9650 — is it running? …`) or a timeout.
+ */
+import {
+  type CallContext,
+  NodeApiError,
+  NodeConnectionError,
+  NodeHttpError,
+  NodeResponseError,
+  NodeTimeoutError,
+} from "./errors";
+import { type JsonObject, type JsonRpcParams, type JsonValue, parseJsonLossless } from "./json";
+
+/** The `fetch` function used; the global one by default. */
+export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Default time a call may take before it fails with {@link NodeTimeoutError}: 30 s. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface TransportOptions {
+  /**
+   * Base URL of the node, without an API path: `http://127.0.0.1:9650` (a path prefix in front of
+   * `/ext`, as some proxies use, is kept).
+   */
+  url: string;
+  /** Replaces the global `fetch` (for proxies, custom agents, tests). */
+  fetch?: FetchFunction;
+  /** Time allowed for each call, in milliseconds, from sending to the end of the body. Default 30 000. */
+  timeoutMs?: number;
+  /** Extra HTTP headers sent with every call, e.g. `{ Authorization: "Bearer <token>" }`. */
+  headers?: Readonly<Record<string, string>>;
+}
+
+export interface CallOptions {
+  /** Overrides the transport's `timeoutMs` for this call. */
+  timeoutMs?: number;
+  /** Aborts the call; the promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** Sends JSON-RPC calls to one node. Clients need only this interface, so it can be replaced. */
+export interface Transport {
+  /** Base URL of the node, without a trailing slash. */
+  readonly url: string;
+  /**
+   * Posts `{ jsonrpc: "2.0", id, method, params }` to `url + path` and returns `result`.
+   * `params` defaults to `{}`: the reference node rejects requests without a params member.
+   */
+  call(path: string, method: string, params?: JsonRpcParams, options?: CallOptions): Promise<JsonValue>;
+}
+
+/** Longest part of a response body kept in errors. */
+const MAX_BODY_IN_ERROR = 1000;
+/** Longest part of a response body quoted in an error message. */
+const MAX_BODY_IN_MESSAGE = 200;
+
+/** Creates a {@link Transport} for the node at `options.url`. */
+export function createTransport(options: TransportOptions): Transport {
+  const baseUrl = checkBaseUrl(options.url);
+  const timeoutMs = checkTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, "timeoutMs");
+  const fetchFn: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const extraHeaders = { ...(options.headers ?? {}) };
+  for (const [name, value] of Object.entries(extraHeaders)) {
+    if (typeof value !== "string") {
+      throw new TypeError(`createTransport: header ${JSON.stringify(name)} must be a string, got ${typeof value}`);
+    }
+  }
+  let nextId = 1;
+
+  async function call(
+    path: string,
+    method: string,
+    params: JsonRpcParams = {},
+    callOptions: CallOptions = {},
+  ): Promise<JsonValue> {
+    if (typeof path !== "string" || !path.startsWith("/")) {
+      throw new TypeError(`transport.call: path must start with "/", got ${JSON.stringify(path)}`);
+    }
+    if (typeof method !== "string" || method === "") {
+      throw new TypeError(`transport.call: method must be a non-empty string, got ${JSON.stringify(method)}`);
+    }
+    const limit = callOptions.timeoutMs === undefined ? timeoutMs : checkTimeout(callOptions.timeoutMs, "timeoutMs");
+    const url = baseUrl + path;
+    const context: CallContext = { method, path, url };
+    const id = nextId++;
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method, params });
+
+    const headers = new Headers({ "content-type": "application/json", accept: "application/json" });
+    for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
+
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, limit);
+    const external = callOptions.signal;
+    const onExternalAbort = () => controller.abort(external?.reason);
+    if (external !== undefined) {
+      if (external.aborted) {
+        clearTimeout(timer);
+        throw external.reason;
+      }
+      external.addEventListener("abort", onExternalAbort, { once: true });
+    }
+
+    let status: number;
+    let statusText: string;
+    let contentType: string;
+    let text: string;
+    try {
+      const response = await fetchFn(url, { method: "POST", headers, body, signal: controller.signal });
+      status = response.status;
+      statusText = response.statusText;
+      contentType = response.headers.get("content-type") ?? "";
+      text = await response.text();
+    } catch (thrown) {
+      if (timedOut) {
+        throw new NodeTimeoutError(context, `no answer from the node at ${baseUrl} within ${limit} ms (timeoutMs)`, limit);
+      }
+      if (external?.aborted) throw external.reason;
+      throw connectionError(context, baseUrl, thrown);
+    } finally {
+      clearTimeout(timer);
+      external?.removeEventListener("abort", onExternalAbort);
+    }
+
+    let message: JsonValue | undefined;
+    let parseProblem: string | undefined;
+    try {
+      message = text.trim() === "" ? undefined : parseJsonLossless(text);
+      if (message === undefined) parseProblem = "an empty body";
+    } catch {
+      parseProblem = `something that is not JSON${contentType === "" ? "" : ` (${contentType})`}: ${quote(text)}`;
+    }
+
+    if (status < 200 || status > 299) {
+      throw httpError(context, { status, statusText, text, message });
+    }
+    if (parseProblem !== undefined || message === undefined) {
+      throw new NodeResponseError(
+        context,
+        `the server at ${url} answered with ${parseProblem ?? "nothing"}; is this a node's API endpoint?`,
+      );
+    }
+    if (Array.isArray(message) || typeof message !== "object" || message === null) {
+      throw new NodeResponseError(context, `expected a JSON-RPC response object, got ${quote(text)}`);
+    }
+    const response = message as JsonObject;
+    const rpcError = readRpcError(response.error);
+    if (rpcError !== undefined) throw new NodeApiError(context, rpcError);
+    if (response.id !== undefined && response.id !== null && response.id !== id) {
+      throw new NodeResponseError(
+        context,
+        `the response id ${JSON.stringify(response.id)} does not match the request id ${id}`,
+      );
+    }
+    if (!("result" in response)) {
+      throw new NodeResponseError(context, `the response has neither "result" nor a valid "error": ${quote(text)}`);
+    }
+    return response.result!;
+  }
+
+  return { url: baseUrl, call };
+}
+
+function checkBaseUrl(url: unknown): string {
+  if (typeof url !== "string" || url === "") {
+    throw new TypeError(`createTransport: url must be the node's base URL, e.g. "http://127.0.0.1:9650"; got ${JSON.stringify(url)}`);
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(`createTransport: url ${JSON.stringify(url)} is not a valid URL (expected e.g. "http://127.0.0.1:9650")`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TypeError(`createTransport: url must use http: or https:, got ${JSON.stringify(url)}`);
+  }
+  if (parsed.search !== "" || parsed.hash !== "") {
+    throw new TypeError(`createTransport: url must not carry a query or fragment, got ${JSON.stringify(url)}`);
+  }
+  const base = `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, "");
+  const apiAt = base.indexOf("/ext/");
+  if (apiAt !== -1 || base.endsWith("/ext")) {
+    throw new TypeError(
+      `createTransport: url must be the node's base URL without an API path, e.g. ${JSON.stringify(base.slice(0, apiAt === -1 ? base.length - 4 : apiAt))}; got ${JSON.stringify(url)}`,
+    );
+  }
+  return base;
+}
+
+function checkTimeout(value: unknown, name: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new RangeError(`${name} must be a positive number of milliseconds, got ${String(value)}`);
+  }
+  return value;
+}
+
+function quote(text: string): string {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return JSON.stringify(oneLine.length > MAX_BODY_IN_MESSAGE ? `${oneLine.slice(0, MAX_BODY_IN_MESSAGE)}...` : oneLine);
+}
+
+/** The error member of a response, when it is a JSON-RPC error object. */
+function readRpcError(value: JsonValue | undefined): { code: number; message: string; data?: JsonValue } | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const error = value as JsonObject;
+  const code = error.code;
+  const message = error.message;
+  if (typeof code !== "number" || typeof message !== "string") return undefined;
+  return error.data === undefined ? { code, message } : { code, message, data: error.data };
+}
+
+/** The `code` of a system error, possibly nested in `cause` (undici wraps them in "fetch failed"). */
+function systemErrorOf(thrown: unknown): { code: string | undefined; message: string } {
+  let current: unknown = thrown;
+  let message = thrown instanceof Error ? thrown.message : String(thrown);
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof candidate.code === "string") {
+      return { code: candidate.code, message: typeof candidate.message === "string" ? candidate.message : message };
+    }
+    // Connecting to "localhost" may try several addresses and fail with an AggregateError.
+    if (Array.isArray(candidate.errors) && candidate.errors.length > 0) {
+      current = candidate.errors[0];
+      continue;
+    }
+    if (typeof candidate.message === "string" && candidate.message !== "") message = candidate.message;
+    current = candidate.cause;
+  }
+  return { code: undefined, message };
+}
+
+function connectionError(context: CallContext, baseUrl: string, thrown: unknown): NodeConnectionError {
+  const { code, message } = systemErrorOf(thrown);
+  let hint: string;
+  switch (code) {
+    case "ECONNREFUSED":
+      hint = "is it running?";
+      break;
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      hint = "the host name does not resolve";
+      break;
+    case "ECONNRESET":
+    case "UND_ERR_SOCKET":
+      hint = "the connection was closed before an answer arrived";
+      break;
+    default:
+      hint = "is it running, and is the URL right?";
+  }
+  const suffix = message === "" || message === "fetch failed" ? (code === undefined ? "" : ` (${code})`) : ` (${message})`;
+  return new NodeConnectionError(context, `cannot reach the node at ${baseUrl} — ${hint}${suffix}`, baseUrl, code, thrown);
+}
+
+function httpError(
+  context: CallContext,
+  response: { status: number; statusText: string; text: string; message: JsonValue | undefined },
+): NodeHttpError {
+  const { status, statusText, text, message } = response;
+  const rpcError =
+    typeof message === "object" && message !== null && !Array.isArray(message)
+      ? readRpcError((message as JsonObject).error)
+      : undefined;
+  const head = `HTTP ${status}${statusText === "" ? "" : ` ${statusText}`}`;
+  const parts: string[] = [];
+  if (status === 404) {
+    parts.push(`${head}: nothing is served at ${context.path} (${context.url})`);
+    const hint = notFoundHint(context.path, servedPathsOf(rpcError?.data));
+    if (hint !== undefined) parts.push(hint);
+  } else if (status === 401 || status === 403) {
+    parts.push(
+      `${head}: the node refused the call; a node started with --api-auth-required needs ` +
+        `headers: { Authorization: "Bearer <token>" } with a token valid for ${context.path}`,
+    );
+  } else {
+    parts.push(`${head} from ${context.url}`);
+  }
+  if (rpcError !== undefined) parts.push(`the node said: ${rpcError.message} (code ${rpcError.code})`);
+  else if (text.trim() !== "") parts.push(`body: ${quote(text)}`);
+  return new NodeHttpError(context, parts.join("; "), {
+    status,
+    statusText,
+    body: text.length > MAX_BODY_IN_ERROR ? text.slice(0, MAX_BODY_IN_ERROR) : text,
+    rpcError,
+  });
+}
+
+/** The `servedPaths` a node listed in the data of its 404 error (the simulator does), if any. */
+function servedPathsOf(data: JsonValue | undefined): string[] | undefined {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
+  const served = (data as JsonObject).servedPaths;
+  return Array.isArray(served) && served.every((p) => typeof p === "string") ? (served as string[]) : undefined;
+}
+
+/**
+ * Suggests the other naming when a namespace-specific path is missing: always for a node that
+ * does not say what it serves, and only when the other path is served for one that does.
+ */
+function notFoundHint(path: string, served: string[] | undefined): string | undefined {
+  const seed = /^(\/ext\/bc\/[^/]+\/)cvm$/.exec(path);
+  const reference = /^(\/ext\/bc\/[^/]+\/)avax$/.exec(path);
+  let other: string | undefined;
+  let naming: "seed" | "reference" | undefined;
+  if (seed !== null || path === "/ext/vm/xvm") {
+    other = seed !== null ? `${seed[1]}avax` : "/ext/vm/avm";
+    naming = "reference";
+  } else if (reference !== null || path === "/ext/vm/avm") {
+    other = reference !== null ? `${reference[1]}cvm` : "/ext/vm/xvm";
+    naming = "seed";
+  }
+  if (other !== undefined && naming !== undefined && (served === undefined || served.includes(other))) {
+    return naming === "reference"
+      ? `a reference node serves this API as avm/avax (at ${other}): create the client with naming: "reference"`
+      : `the seed names of this API are xvm/cvm (at ${other}): create the client with naming: "seed"`;
+  }
+  if (path === "/ext/keystore" && served === undefined) return "the keystore API may be disabled on this node";
+  return undefined;
+}
