@@ -1,0 +1,516 @@
+import type { AtomicElement, SharedMemory } from "../../atomic/shared-memory";
+import { decodeCb58, encodeCb58, equalBytes, formatChainAddress, parseChainAddress } from "../../encoding";
+import { EncodingError } from "../../encoding/errors";
+import type { NetworkIdentifiers } from "../../network/constants";
+import {
+  CodecError,
+  consumedUtxos,
+  type CreateAssetTx,
+  decodeUtxo,
+  encodeSignedTx,
+  type FeeConfig,
+  FxIndex,
+  MAX_MEMPOOL_TX_SIZE,
+  parseSignedTx,
+  type ParsedSignedTx,
+  producedUtxos,
+  type SignedTx,
+  TxValidationError,
+  TypeId,
+  type UnsignedTx,
+  type Utxo,
+  utxoId,
+  validateSignedTx,
+  compareTransferableOutputs,
+  type TransferableOutput,
+} from "../codec";
+import { type ExchangeGenesis, genesisAssetId } from "../genesis";
+import { TxRejectedError } from "./errors";
+import { ownersOf, type StoredUtxo, storeUtxo, UtxoSet } from "./utxo-set";
+import { verifySemantics, type VerificationContext } from "./verify";
+
+/**
+ * The exchange chain (the reference node's X-Chain "AVM") without any transport: UTXO set,
+ * assets, accepted transactions, the address/asset transaction index, and issueTx with the
+ * node's syntactic and semantic rules. Acceptance is immediate: a transaction either is
+ * accepted when issueTx returns or leaves no trace (so a status is Accepted or Unknown; the
+ * reference node at the version that still had the keystore APIs also only reported those
+ * two from getTxStatus).
+ */
+
+/** The node's P-Chain ID on every network (the empty ID). */
+export const PLATFORM_CHAIN_ID = "11111111111111111111111111111111LpoYY";
+
+export type AssetType = "fixedCap" | "variableCap" | "nonFungible" | "property";
+
+export interface AssetInfo {
+  id: Uint8Array;
+  /** Primary alias (genesis assets only, e.g. "AVAX"). */
+  alias: string | undefined;
+  name: string;
+  symbol: string;
+  denomination: number;
+  /**
+   * nonFungible: created with an nftfx state; variableCap: created with secp256k1fx mint
+   * outputs; property: propertyfx only; fixedCap otherwise.
+   */
+  type: AssetType;
+  /** Feature extensions (0 secp256k1fx, 1 nftfx, 2 propertyfx) of the asset's initial states. */
+  fxIndices: ReadonlySet<number>;
+  /** The transaction that created it. */
+  createTx: CreateAssetTx;
+}
+
+export interface AcceptedTx {
+  id: Uint8Array;
+  tx: SignedTx;
+  bytes: Uint8Array;
+  /** Position in acceptance order (genesis transactions first). */
+  index: number;
+  /** Acceptance time, Unix milliseconds. */
+  acceptedAt: number;
+  /** True for the genesis transactions. */
+  genesis: boolean;
+}
+
+/** Another chain of the network that atomic transactions can name. */
+export interface PeerChain {
+  /** 32-byte chain ID (cb58 string or bytes). */
+  id: string | Uint8Array;
+  /** Names usable for it in API calls (e.g. "C", "evm"). */
+  aliases: string[];
+}
+
+export interface ExchangeChainOptions {
+  network: NetworkIdentifiers;
+  sharedMemory: SharedMemory;
+  genesis: ExchangeGenesis;
+  /**
+   * Chains atomic transactions can name besides this one. Default: the contract chain
+   * (aliases "C", "evm") and the platform chain (ID 11111111111111111111111111111111LpoYY,
+   * aliases "P", "platform"), the chains of the primary network.
+   */
+  peerChains?: PeerChain[];
+  /** Current time in Unix seconds (for locktimes). Default: the system clock. */
+  clock?: () => bigint;
+}
+
+/** One page of a UTXO listing and where it stopped. */
+export interface UtxoPage {
+  utxos: Utxo[];
+  /** UTXO bytes, in the order of `utxos`. */
+  bytes: Uint8Array[];
+  lastAddress: Uint8Array;
+  lastUtxoId: Uint8Array;
+}
+
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
+
+function systemClock(): bigint {
+  return BigInt(Math.floor(Date.now() / 1000));
+}
+
+function classify(tx: CreateAssetTx): AssetType {
+  const fxs = new Set(tx.initialStates.map((s) => s.fxIndex));
+  if (fxs.has(FxIndex.Nft)) return "nonFungible";
+  const secp = tx.initialStates.find((s) => s.fxIndex === FxIndex.Secp256k1);
+  if (secp !== undefined && secp.outputs.some((o) => o.typeId === TypeId.Secp256k1MintOutput)) return "variableCap";
+  if (secp === undefined && fxs.has(FxIndex.Property)) return "property";
+  return "fixedCap";
+}
+
+export class ExchangeChain {
+  readonly network: NetworkIdentifiers;
+  readonly chainId: Uint8Array;
+  readonly sharedMemory: SharedMemory;
+  /** The asset fees are paid in (the first genesis asset, as on the node). */
+  readonly feeAssetId: Uint8Array;
+  readonly fees: FeeConfig;
+
+  private readonly clock: () => bigint;
+  private readonly utxos = new UtxoSet();
+  private readonly txs = new Map<string, AcceptedTx>();
+  private readonly order: AcceptedTx[] = [];
+  private readonly assets = new Map<string, AssetInfo>();
+  private readonly assetAliases = new Map<string, Uint8Array>();
+  /** address hex -> asset hex -> tx IDs in acceptance order */
+  private readonly addressTxs = new Map<string, Map<string, Uint8Array[]>>();
+  private readonly chainAliases = new Map<string, Uint8Array>();
+  private readonly peers = new Set<string>();
+  private readonly listeners = new Set<(tx: AcceptedTx) => void>();
+
+  constructor(options: ExchangeChainOptions) {
+    this.network = options.network;
+    this.sharedMemory = options.sharedMemory;
+    this.chainId = decodeCb58(options.network.xChainId);
+    this.clock = options.clock ?? systemClock;
+
+    this.chainAliases.set("X", this.chainId);
+    this.chainAliases.set("avm", this.chainId);
+    this.chainAliases.set("xvm", this.chainId);
+    const peers = options.peerChains ?? [
+      { id: options.network.cChainId, aliases: ["C", "evm", "cvm"] },
+      { id: PLATFORM_CHAIN_ID, aliases: ["P", "platform"] },
+    ];
+    for (const peer of peers) {
+      const id = typeof peer.id === "string" ? decodeCb58(peer.id) : peer.id;
+      if (id.length !== 32) throw new RangeError(`peer chain ID must be 32 bytes, got ${id.length}`);
+      if (equalBytes(id, this.chainId)) throw new RangeError("a peer chain cannot be the exchange chain itself");
+      this.peers.add(hex(id));
+      for (const alias of peer.aliases) this.chainAliases.set(alias, id);
+    }
+
+    const genesis = options.genesis;
+    if (genesis.assets.length === 0) throw new RangeError("the exchange chain's genesis must create at least one asset (the fee asset)");
+    this.feeAssetId = genesisAssetId(genesis.assets[0]!.tx);
+    const expectedFeeAsset = decodeCb58(options.network.nativeAsset.id);
+    if (!equalBytes(this.feeAssetId, expectedFeeAsset)) {
+      throw new RangeError(
+        `the genesis's first asset (the fee asset) has ID ${encodeCb58(this.feeAssetId)}, but the network's native asset is ${options.network.nativeAsset.id}: ` +
+          "build the genesis with localGenesis(network) or give the network the genesis asset's ID",
+      );
+    }
+    this.fees = { assetId: this.feeAssetId, txFee: options.network.txFee, createAssetTxFee: options.network.createAssetTxFee };
+
+    for (const asset of genesis.assets) {
+      const tx = asset.tx;
+      if (tx.outputs.length !== 0 || tx.inputs.length !== 0) throw new RangeError(`genesis asset ${asset.alias} must have no inputs or outputs, only initial states`);
+      const signed: SignedTx = { unsignedTx: tx, credentials: [] };
+      const accepted = this.record(signed, encodeSignedTx(signed), true);
+      if (this.assetAliases.has(asset.alias)) throw new RangeError(`genesis asset alias ${asset.alias} is used twice`);
+      this.assetAliases.set(asset.alias, accepted.id);
+      this.assets.get(hex(accepted.id))!.alias ??= asset.alias;
+      for (const utxo of producedUtxos(tx, accepted.id).utxos) this.utxos.add(storeUtxo(utxo));
+    }
+    if (genesis.allocations !== undefined && genesis.allocations.length > 0) {
+      const outputs: TransferableOutput[] = genesis.allocations.map((a) => ({
+        assetId: this.feeAssetId,
+        output: { typeId: TypeId.Secp256k1TransferOutput, amount: a.amount, locktime: a.locktime ?? 0n, threshold: 1, addresses: [a.shortId] },
+      }));
+      outputs.sort(compareTransferableOutputs);
+      const signed: SignedTx = {
+        unsignedTx: {
+          typeId: TypeId.BaseTx,
+          networkId: this.network.networkId,
+          blockchainId: this.chainId,
+          outputs,
+          inputs: [],
+          memo: new TextEncoder().encode("nativekit genesis allocations"),
+        },
+        credentials: [],
+      };
+      const accepted = this.record(signed, encodeSignedTx(signed), true);
+      for (const utxo of producedUtxos(signed.unsignedTx, accepted.id).utxos) this.utxos.add(storeUtxo(utxo));
+    }
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Time, names and addresses
+  // -------------------------------------------------------------------------------------
+
+  /** The chain's current time, Unix seconds. */
+  now(): bigint {
+    return this.clock();
+  }
+
+  /** "X-" + bech32(hrp, shortId). */
+  formatAddress(shortId: Uint8Array): string {
+    return formatChainAddress(shortId, this.network.hrp, "X");
+  }
+
+  /**
+   * Short ID of an address of this chain ("X-<hrp>1..." or with the chain's cb58 ID as
+   * prefix). Throws an EncodingError or a RangeError naming the problem.
+   */
+  parseAddress(text: string): Uint8Array {
+    const { chainAlias, hrp, shortId } = parseChainAddress(text);
+    const chain = this.lookupChain(chainAlias);
+    if (!equalBytes(chain, this.chainId)) {
+      throw new RangeError(`mismatched chainIDs: expected "${encodeCb58(this.chainId)}" but got "${encodeCb58(chain)}"`);
+    }
+    if (hrp !== this.network.hrp) throw new RangeError(`expected hrp "${this.network.hrp}" but got "${hrp}"`);
+    return shortId;
+  }
+
+  /** A chain by alias ("X", "C", "P", ...) or cb58 ID; throws RangeError for an unknown one. */
+  lookupChain(aliasOrId: string): Uint8Array {
+    const byAlias = this.chainAliases.get(aliasOrId);
+    if (byAlias !== undefined) return byAlias;
+    let id: Uint8Array | undefined;
+    try {
+      id = decodeCb58(aliasOrId);
+    } catch (error) {
+      if (!(error instanceof EncodingError)) throw error;
+    }
+    if (id !== undefined && id.length === 32 && (equalBytes(id, this.chainId) || this.peers.has(hex(id)))) return id;
+    throw new RangeError(`there is no chain with alias/ID "${aliasOrId}"`);
+  }
+
+  /** True for a chain atomic transactions can name. */
+  isPeerChain(chainId: Uint8Array): boolean {
+    return this.peers.has(hex(chainId));
+  }
+
+  /** The asset an alias ("AVAX") or cb58 ID names; throws RangeError "asset '...' not found". */
+  lookupAssetId(aliasOrId: string): Uint8Array {
+    const byAlias = this.assetAliases.get(aliasOrId);
+    if (byAlias !== undefined) return byAlias;
+    try {
+      const id = decodeCb58(aliasOrId);
+      if (id.length === 32) return id;
+    } catch (error) {
+      if (!(error instanceof EncodingError)) throw error;
+    }
+    throw new RangeError(`asset '${aliasOrId}' not found`);
+  }
+
+  /** The asset's primary alias when it has one, its cb58 ID otherwise (as getAllBalances names assets). */
+  assetName(assetId: Uint8Array): string {
+    return this.assets.get(hex(assetId))?.alias ?? encodeCb58(assetId);
+  }
+
+  getAsset(assetId: Uint8Array): AssetInfo | undefined {
+    return this.assets.get(hex(assetId));
+  }
+
+  /** Every asset, in creation order. */
+  listAssets(): AssetInfo[] {
+    return [...this.assets.values()];
+  }
+
+  /** The asset's current mint outputs (secp256k1fx, nftfx or propertyfx mint UTXOs). */
+  minterUtxos(assetId: Uint8Array): Utxo[] {
+    const mintTypes: number[] = [TypeId.Secp256k1MintOutput, TypeId.NftMintOutput, TypeId.PropertyMintOutput];
+    return [...this.utxos.all()].map((s) => s.utxo).filter((u) => equalBytes(u.assetId, assetId) && mintTypes.includes(u.output.typeId));
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Transactions
+  // -------------------------------------------------------------------------------------
+
+  getTx(id: Uint8Array): AcceptedTx | undefined {
+    return this.txs.get(hex(id));
+  }
+
+  getTxStatus(id: Uint8Array): "Accepted" | "Unknown" {
+    return this.txs.has(hex(id)) ? "Accepted" : "Unknown";
+  }
+
+  /** Accepted transactions in acceptance order (genesis first). */
+  acceptedTxs(): readonly AcceptedTx[] {
+    return this.order;
+  }
+
+  /** Called after each accepted transaction (not for genesis). Returns an unsubscribe function. */
+  onAccept(listener: (tx: AcceptedTx) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Decode and check a transaction exactly as issueTx does, without accepting it. Throws a
+   * TxRejectedError naming the broken rule.
+   */
+  verifyTx(bytes: Uint8Array): ParsedSignedTx {
+    let parsed: ParsedSignedTx;
+    try {
+      parsed = parseSignedTx(bytes);
+    } catch (error) {
+      if (error instanceof CodecError) throw new TxRejectedError("malformed", "couldn't unmarshal tx", error.message);
+      throw error;
+    }
+    if (this.txs.has(hex(parsed.txId))) {
+      throw new TxRejectedError("already-accepted", "duplicate tx", `${encodeCb58(parsed.txId)} is already accepted`);
+    }
+    try {
+      validateSignedTx(parsed.tx, { networkId: this.network.networkId, blockchainId: this.chainId, fee: this.fees });
+    } catch (error) {
+      if (error instanceof TxValidationError) throw new TxRejectedError(error.code, error.nodeMessage, error.message);
+      throw error;
+    }
+    verifySemantics(parsed, this.verificationContext());
+    if (bytes.length > MAX_MEMPOOL_TX_SIZE) {
+      throw new TxRejectedError("too-large", "tx too large", `${encodeCb58(parsed.txId)} size (${bytes.length}) > max size (${MAX_MEMPOOL_TX_SIZE})`);
+    }
+    return parsed;
+  }
+
+  /**
+   * Issue signed transaction bytes: verified like the reference node (decode, syntactic
+   * rules with fees, semantic rules against the state), then accepted at once, atomically:
+   * inputs consumed, outputs produced, shared memory updated, indices written. An invalid
+   * transaction throws TxRejectedError and changes nothing. Returns the transaction ID.
+   */
+  issueTx(bytes: Uint8Array): Uint8Array {
+    const parsed = this.verifyTx(bytes);
+    const tx = parsed.tx.unsignedTx;
+    const { local } = consumedUtxos(tx);
+    const consumed = local.map((ref) => this.utxos.get(utxoId(ref.txId, ref.outputIndex))!);
+    const { utxos: produced, exportedUtxos } = producedUtxos(tx, parsed.txId);
+
+    // Shared memory first: it checks everything before changing anything, and may refuse.
+    if (tx.typeId === TypeId.ImportTx) {
+      this.sharedMemory.apply(this.chainId, [[tx.sourceChain, { remove: tx.importedInputs.map((i) => utxoId(i.txId, i.outputIndex)) }]]);
+    } else if (tx.typeId === TypeId.ExportTx) {
+      const put: AtomicElement[] = exportedUtxos.map((utxo) => {
+        const stored = storeUtxo(utxo);
+        return { key: stored.inputId, value: stored.bytes, traits: ownersOf(utxo.output) };
+      });
+      this.sharedMemory.apply(this.chainId, [[tx.destinationChain, { put }]]);
+    }
+
+    for (const stored of consumed) this.utxos.remove(stored.inputId);
+    const storedProduced = produced.map(storeUtxo);
+    for (const stored of storedProduced) this.utxos.add(stored);
+    const accepted = this.record(parsed.tx, parsed.signedBytes, false, parsed.txId);
+    this.index(accepted.id, [...consumed.map((s) => s.utxo), ...produced]);
+    for (const listener of this.listeners) listener(accepted);
+    return accepted.id;
+  }
+
+  private record(tx: SignedTx, bytes: Uint8Array, genesis: boolean, id: Uint8Array = parseSignedTx(bytes).txId): AcceptedTx {
+    const accepted: AcceptedTx = { id, tx, bytes, index: this.order.length, acceptedAt: Date.now(), genesis };
+    this.txs.set(hex(id), accepted);
+    this.order.push(accepted);
+    const unsigned: UnsignedTx = tx.unsignedTx;
+    if (unsigned.typeId === TypeId.CreateAssetTx) {
+      this.assets.set(hex(id), {
+        id,
+        alias: undefined,
+        name: unsigned.name,
+        symbol: unsigned.symbol,
+        denomination: unsigned.denomination,
+        type: classify(unsigned),
+        fxIndices: new Set(unsigned.initialStates.map((s) => s.fxIndex)),
+        createTx: unsigned,
+      });
+    }
+    return accepted;
+  }
+
+  /** The node's address-transactions index: each (owner address, asset) of a consumed or produced UTXO gets the tx once. */
+  private index(txId: Uint8Array, utxos: Utxo[]): void {
+    const changes = new Map<string, Set<string>>();
+    for (const utxo of utxos) {
+      for (const address of ownersOf(utxo.output)) {
+        const key = hex(address);
+        let assets = changes.get(key);
+        if (assets === undefined) changes.set(key, (assets = new Set()));
+        assets.add(hex(utxo.assetId));
+      }
+    }
+    for (const [address, assets] of changes) {
+      let byAsset = this.addressTxs.get(address);
+      if (byAsset === undefined) this.addressTxs.set(address, (byAsset = new Map()));
+      for (const asset of assets) {
+        const list = byAsset.get(asset) ?? [];
+        list.push(txId);
+        byAsset.set(asset, list);
+      }
+    }
+  }
+
+  private verificationContext(): VerificationContext {
+    return {
+      chainId: this.chainId,
+      now: this.now(),
+      getUtxo: (inputId) => this.utxos.get(inputId)?.utxo,
+      getAsset: (assetId) => {
+        const asset = this.assets.get(hex(assetId));
+        if (asset !== undefined) return { fxIndices: asset.fxIndices };
+        return this.txs.has(hex(assetId)) ? "not-an-asset" : undefined;
+      },
+      isPeerChain: (chainId) => this.isPeerChain(chainId),
+      getAtomicUtxo: (sourceChain, inputId) =>
+        this.isPeerChain(sourceChain) && this.sharedMemory.has(this.chainId, sourceChain, inputId)
+          ? this.sharedMemory.get(this.chainId, sourceChain, [inputId])[0]
+          : undefined,
+      formatAddress: (shortId) => this.formatAddress(shortId),
+    };
+  }
+
+  // -------------------------------------------------------------------------------------
+  // UTXOs, balances and the address index
+  // -------------------------------------------------------------------------------------
+
+  /** A UTXO of this chain by input ID. */
+  getUtxo(inputId: Uint8Array): StoredUtxo | undefined {
+    return this.utxos.get(inputId);
+  }
+
+  /**
+   * The node's paginated UTXO listing: UTXOs naming any of `addresses` (addresses in byte
+   * order, each one's UTXOs newest first), resuming after (startAddress, startUtxoId).
+   */
+  getUtxos(addresses: Uint8Array[], options: { startAddress?: Uint8Array; startUtxoId?: Uint8Array; limit?: number } = {}): UtxoPage {
+    const page = this.utxos.page(addresses, options.startAddress, options.startUtxoId, options.limit ?? Number.MAX_SAFE_INTEGER);
+    return { utxos: page.utxos.map((s) => s.utxo), bytes: page.utxos.map((s) => s.bytes), lastAddress: page.lastAddress, lastUtxoId: page.lastUtxo };
+  }
+
+  /** Every UTXO naming any of `addresses`, in the node's order. */
+  getAllUtxos(addresses: Uint8Array[]): StoredUtxo[] {
+    return this.utxos.page(addresses, undefined, undefined, Number.MAX_SAFE_INTEGER).utxos;
+  }
+
+  /** Atomic UTXOs exported to this chain from `sourceChain`, owned by any of `addresses` (shared memory's order). */
+  getAtomicUtxos(
+    sourceChain: Uint8Array,
+    addresses: Uint8Array[],
+    options: { startAddress?: Uint8Array; startUtxoId?: Uint8Array; limit?: number } = {},
+  ): UtxoPage {
+    const page = this.sharedMemory.indexed(this.chainId, sourceChain, addresses, options.startAddress, options.startUtxoId, options.limit ?? Number.MAX_SAFE_INTEGER);
+    return {
+      utxos: page.values.map((b) => decodeUtxo(b)),
+      bytes: page.values,
+      lastAddress: page.lastTrait ?? new Uint8Array(20),
+      lastUtxoId: page.lastKey ?? new Uint8Array(32),
+    };
+  }
+
+  /**
+   * Balance of `assetId` held by `address` and the UTXOs that make it, as the node's
+   * getBalance counts it: secp256k1fx transfer outputs only; without `includePartial`, only
+   * outputs the address owns alone and whose locktime has passed.
+   */
+  getBalance(address: Uint8Array, assetId: Uint8Array, includePartial = false): { balance: bigint; utxos: Utxo[] } {
+    let balance = 0n;
+    const utxos: Utxo[] = [];
+    for (const { utxo } of this.getAllUtxos([address])) {
+      if (!equalBytes(utxo.assetId, assetId) || !this.counts(utxo, includePartial)) continue;
+      balance += (utxo.output as { amount: bigint }).amount;
+      utxos.push(utxo);
+    }
+    return { balance, utxos };
+  }
+
+  /** Balances of every asset `address` holds (same counting as getBalance), in the order first met. */
+  getAllBalances(address: Uint8Array, includePartial = false): { assetId: Uint8Array; balance: bigint }[] {
+    const balances = new Map<string, { assetId: Uint8Array; balance: bigint }>();
+    for (const { utxo } of this.getAllUtxos([address])) {
+      if (!this.counts(utxo, includePartial)) continue;
+      const key = hex(utxo.assetId);
+      const entry = balances.get(key) ?? { assetId: utxo.assetId, balance: 0n };
+      entry.balance += (utxo.output as { amount: bigint }).amount;
+      balances.set(key, entry);
+    }
+    return [...balances.values()];
+  }
+
+  private counts(utxo: Utxo, includePartial: boolean): boolean {
+    const out = utxo.output;
+    if (out.typeId !== TypeId.Secp256k1TransferOutput) return false;
+    return includePartial || (out.addresses.length === 1 && out.locktime <= this.now());
+  }
+
+  /**
+   * IDs of the accepted transactions that consumed or produced a UTXO of `assetId` naming
+   * `address`, in acceptance order, from position `cursor`, at most `pageSize` (genesis
+   * transactions are not indexed, as on the node).
+   */
+  getAddressTxs(address: Uint8Array, assetId: Uint8Array, cursor: bigint, pageSize: number): Uint8Array[] {
+    const list = this.addressTxs.get(hex(address))?.get(hex(assetId)) ?? [];
+    if (cursor >= BigInt(list.length)) return [];
+    const start = Number(cursor);
+    return list.slice(start, start + pageSize);
+  }
+}
