@@ -35,7 +35,7 @@ task("nativekit:node", "Serves the nativekit simulator over HTTP on /ext/bc/C/rp
         const node = await createLocalNode(engineOptions(config, keys.map((k) => unlockedAccount(k).addressHex), (line) => console.log(line)));
         const engine = node.provider.engine;
         const list = await Promise.all([...engine.unlocked.values()].map(async (a) => ({ address: a.address.toString(), privateKey: a.privateKeyHex, balanceWei: (await engine.getAccount(a.address, engine.head)).balance })));
-        return { routes: node.routes, accounts: list, chainId: engine.options.chainId };
+        return { routes: node.routes, accounts: list, chainId: engine.options.chainId, notes: node.network.describeTestKey() };
       },
       stdout: (s) => process.stdout.write(s),
       stderr: (s) => process.stderr.write(s),

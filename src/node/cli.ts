@@ -6,6 +6,7 @@
  * The executable wrapper only has to call `runCli(process.argv.slice(2), deps)` and exit with
  * the code it resolves to.
  */
+import { runTransferCommand, TRANSFER_USAGE } from "./transfer-command";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
@@ -45,6 +46,8 @@ export interface CliNode {
   chainId: number;
   /** Symbol printed after balances; default "coin". */
   coinSymbol?: string;
+  /** More lines for people, printed after the accounts (e.g. the exchange chain's funded key). */
+  notes?: readonly string[];
   /** Releases the engine; called after the HTTP server has closed. */
   close?(): Promise<void>;
 }
@@ -52,6 +55,8 @@ export interface CliNode {
 export type SignalName = "SIGINT" | "SIGTERM";
 
 export interface CliDeps {
+  /** Environment for commands that read settings from it (default process.env). */
+  env?: Record<string, string | undefined>;
   createNode(options: CreateNodeOptions): Promise<CliNode>;
   /** Receives output text; every call ends with a newline. */
   stdout(text: string): void;
@@ -83,7 +88,9 @@ const MAIN_PATH = "/ext/bc/C/rpc";
 const MAIN_USAGE = `Usage: nativekit <command> [options]
 
 Commands:
-  node            Start a local contract-chain node serving JSON-RPC over HTTP
+  node            Start a local node (both chains) serving JSON-RPC over HTTP
+  x-to-c          Move an asset from the exchange chain to the contract chain
+  c-to-x          Move an asset from the contract chain to the exchange chain
   help [command]  Show help for nativekit or for a command
 
 Options:
@@ -121,6 +128,8 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
     case "-h":
       if (command === "help" && rest[0] === "node") {
         deps.stdout(NODE_USAGE);
+      } else if (command === "help" && (rest[0] === "x-to-c" || rest[0] === "c-to-x")) {
+        deps.stdout(TRANSFER_USAGE);
       } else if (command === "help" && rest.length > 0) {
         return usageError(deps, `unknown command "${rest[0]}"`, MAIN_USAGE);
       } else {
@@ -134,6 +143,9 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
       return ExitCode.Ok;
     case "node":
       return runNodeCommand(rest, deps);
+    case "x-to-c":
+    case "c-to-x":
+      return runTransferCommand(command, rest, { stdout: deps.stdout, stderr: deps.stderr, env: deps.env ?? process.env });
     default:
       if (command.startsWith("-")) {
         return usageError(deps, `unknown option ${command}`, MAIN_USAGE);
@@ -297,6 +309,7 @@ function banner(server: HttpNode, node: CliNode): string {
     lines.push("Any funds sent to them on a real network WILL BE LOST.");
   }
 
+  if (node.notes !== undefined && node.notes.length > 0) lines.push("", ...node.notes);
   lines.push("");
   lines.push(`Connect a wallet or ethers.JsonRpcProvider to ${mainUrl} (chain id ${node.chainId}).`);
   lines.push("Stop with Ctrl+C.", "");

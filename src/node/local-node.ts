@@ -1,16 +1,18 @@
-import { createNativeProvider, type EngineOptions, type NativeProvider } from "../engine";
-import { providerDispatch, type Dispatch } from "./http-server";
+import { LocalNetwork, PATHS, type LocalNetworkOptions } from "../network/local-network";
+import type { NativeProvider } from "../engine";
+import type { Dispatch } from "./http-server";
 
-/** The paths the local node serves, and what answers each. */
-export const CONTRACT_CHAIN_RPC_PATH = "/ext/bc/C/rpc";
+/** The path of the contract chain's standard JSON-RPC. */
+export const CONTRACT_CHAIN_RPC_PATH = PATHS.contractRpc;
 
 export interface LocalNode {
   provider: NativeProvider;
+  network: LocalNetwork;
   routes: Record<string, Dispatch>;
 }
 
-/** Builds the simulator behind the HTTP node: the engine plus its routes. */
-export async function createLocalNode(options: EngineOptions = {}): Promise<LocalNode> {
-  const provider = await createNativeProvider(options);
-  return { provider, routes: { [CONTRACT_CHAIN_RPC_PATH]: providerDispatch(provider) } };
+/** Builds the simulator behind the HTTP node: both chains, atomic memory, keystore, info. */
+export async function createLocalNode(options: LocalNetworkOptions = {}): Promise<LocalNode> {
+  const network = await LocalNetwork.create(options);
+  return { provider: network.provider, network, routes: network.routes };
 }

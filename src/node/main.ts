@@ -15,7 +15,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
           balanceWei: (await engine.getAccount(a.address, engine.head)).balance,
         })),
       );
-      return { routes: node.routes, accounts, chainId: engine.options.chainId };
+      return { routes: node.routes, accounts, chainId: engine.options.chainId, notes: node.network.describeTestKey() };
     },
     stdout: bufferedStdout(),
     stderr: (s) => process.stderr.write(s),
