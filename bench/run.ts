@@ -142,6 +142,8 @@ interface Report {
   peers: Record<PeerName, PeerFigures>;
   startup: { nativekitSeconds: number; hardhatSeconds: number; ratio: number; goal: string; ok: boolean };
   transfers: { nativekitPerSecond: number; hardhatPerSecond: number; ratio: number; goal: string; ok: boolean };
+  /** The demo's whole cross-chain journey on the embedded node (no peer has these chains). */
+  journey: { samplesMs: number[]; medianMs: number };
   roundTrips: {
     nativekitPerSecond: number;
     /** Round trips/s divided by nativekit's own transfers/s (a round trip is 2 transactions). */
@@ -150,7 +152,20 @@ interface Report {
   };
 }
 
-function buildReport(options: Options, peers: Record<PeerName, PeerFigures>): Report {
+/** Wall time of the demo's journey (create, export, import, wrap, transfer, unwrap, export, import). */
+async function measureJourney(samples: number): Promise<Report["journey"]> {
+  const { runEmbeddedJourney } = await import("../scripts/demo");
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const result = await runEmbeddedJourney(() => {});
+    if (!result.balancesAddUp) throw new Error("the journey's balances did not add up");
+    times.push(result.elapsedMs);
+    progress(`journey ${i + 1}/${samples}: ${(result.elapsedMs / 1000).toFixed(2)} s (balances add up)`);
+  }
+  return { samplesMs: times, medianMs: median(times) };
+}
+
+function buildReport(options: Options, peers: Record<PeerName, PeerFigures>, journey: Report["journey"]): Report {
   const nk = peers.nativekit;
   const hh = peers.hardhat;
   const startupRatio = nk.startupMedianMs / hh.startupMedianMs;
@@ -177,6 +192,7 @@ function buildReport(options: Options, peers: Record<PeerName, PeerFigures>): Re
       ok: nkTps / hhTps >= GOALS.transferRatioMin,
     },
     roundTrips: { nativekitPerSecond: rt, ratioToNativekitTransfers: rt / nkTps, ratioToHardhatTransfers: rt / hhTps },
+    journey,
   };
 }
 
@@ -199,6 +215,7 @@ function printTable(r: Report): void {
     `deposit+withdraw/s  nativekit ${r.roundTrips.nativekitPerSecond.toFixed(1)} round trips (${(2 * r.roundTrips.nativekitPerSecond).toFixed(1)} tx/s)    ` +
       `ratio ${r.roundTrips.ratioToNativekitTransfers.toFixed(2)} of nativekit transfers/s, ` +
       `${r.roundTrips.ratioToHardhatTransfers.toFixed(2)} of EDR transfers/s (2 tx per round trip: 0.5 = same cost per tx)`,
+    `cross-chain journey nativekit ${(r.journey.medianMs / 1000).toFixed(2)} s wall (median of ${r.journey.samplesMs.length}; create asset, export, import, wrap, transfer, unwrap, export, import)`,
     "",
     "details",
     `  start-up samples    nativekit ${nk.startupSamplesMs.map((x) => (x / 1000).toFixed(2)).join(", ")} s; ` +
@@ -238,7 +255,8 @@ async function main(): Promise<number> {
   }
   const started = Date.now();
   const peers = await measure(options);
-  const report = buildReport(options, peers);
+  const journey = await measureJourney(3);
+  const report = buildReport(options, peers, journey);
   progress(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (options.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
   else printTable(report);

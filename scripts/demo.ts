@@ -1,73 +1,138 @@
 /**
- * The main job, end to end on the embedded simulator (no node to start by hand):
- * deploy a wrapper for a test asset, wrap (nativeAssetCall + deposit in one transaction),
- * transfer wrapped tokens, unwrap, and show every balance after each step.
+ * The main job, the whole journey of a native asset on the embedded node (nothing to start by
+ * hand): create a fixed-cap asset on the exchange chain, export it, import it on the contract
+ * chain, wrap it (nativeAssetCall + deposit in one transaction), transfer wrapped tokens,
+ * unwrap, export back, import on the exchange chain — printing each step with its transaction
+ * IDs and the balances on both chains, and ending with balances that add up.
  *
  *   npm run demo
+ *
+ * The node runs in this process and listens on a free loopback port, so every step goes
+ * through the same HTTP APIs and clients a real node would see.
  */
-import { BrowserProvider, formatUnits, type JsonRpcSigner } from "ethers";
-import { assetIdToCb58, createNativeProvider, unwrap, wrap } from "../src";
+import { JsonRpcProvider, Wallet, formatUnits, type Signer } from "ethers";
+import { createNodeClient, type NodeClient } from "../src/clients";
+import { contractToExchange, exchangeToContract } from "../src/flows/cross-chain";
+import { unwrap, wrap } from "../src/flows/wrapped";
+import { assetIdToHex, encodePrivateKey, hexToBytes, privateKeyToAddresses } from "../src/encoding";
+import { LocalNetwork } from "../src/network/local-network";
+import { LOCAL_TEST_KEY } from "../src/network/constants";
+import { startHttpNode } from "../src/node/http-server";
 import { WrappedNativeAsset__factory, type WrappedNativeAsset } from "../typechain-types";
 
-const ASSET_ID = "0x" + "a1".repeat(32); // a test asset; the exchange chain would create a real one
-const DECIMALS = 6;
+const DENOMINATION = 2; // GOLD shows 100 units as 1.00
+const SUPPLY = 1_000_000n * 100n; // 1 000 000.00 GOLD
+const credentials = { username: "demo", password: "journey-of-an-asset-42" };
+/** Bob is mnemonic account #1: a public test key. */
+const BOB_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 
-async function main(): Promise<void> {
-  const native = await createNativeProvider();
-  const provider = new BrowserProvider(native, undefined, { cacheTimeout: -1 });
-  const [alice, bob] = (await Promise.all([provider.getSigner(0), provider.getSigner(1)])) as [JsonRpcSigner, JsonRpcSigner];
-  const network = await provider.getNetwork();
-  const fmt = (v: bigint) => formatUnits(v, DECIMALS);
-  const asset = async (who: string) => BigInt((await native.request({ method: "eth_getAssetBalance", params: [who, "latest", ASSET_ID] })) as string);
-
-  console.log(`nativekit demo on the embedded contract-chain simulator (chain id ${network.chainId})`);
-  console.log(`asset ${assetIdToCb58(ASSET_ID)} (${ASSET_ID.slice(0, 10)}…), ${DECIMALS} decimals`);
-  console.log(`alice ${alice.address}\nbob   ${bob.address}\n`);
-
-  let wrapper: WrappedNativeAsset;
-  let wrapperAddress = "";
-  const show = async (step: string, hash?: string) => {
-    const rows = [
-      ["alice", alice.address],
-      ["bob", bob.address],
-      ["wrapper", wrapperAddress],
-    ].filter(([, a]) => a !== "");
-    console.log(`${step}${hash === undefined ? "" : `  (tx ${hash})`}`);
-    for (const [name, address] of rows) {
-      const wrapped = wrapper === undefined ? 0n : await wrapper.balanceOf(address!);
-      console.log(`  ${name!.padEnd(8)} asset ${fmt(await asset(address!)).padStart(10)}   wrapped ${fmt(wrapped).padStart(10)}`);
-    }
-    if (wrapper !== undefined) console.log(`  totalSupply ${fmt(await wrapper.totalSupply())}`);
-    console.log();
-  };
-
-  const initial = 1_000n * 10n ** BigInt(DECIMALS);
-  await native.request({ method: "nativekit_setAssetBalance", params: [alice.address, ASSET_ID, "0x" + initial.toString(16)] });
-  await show("1. alice holds the asset (test-only: nativekit_setAssetBalance)");
-
-  wrapper = await new WrappedNativeAsset__factory(alice).deploy("Wrapped Demo Asset", "WDA", DECIMALS, BigInt(ASSET_ID));
-  await wrapper.waitForDeployment();
-  wrapperAddress = await wrapper.getAddress();
-  await show(`2. alice deploys WrappedNativeAsset at ${wrapperAddress}`, wrapper.deploymentTransaction()?.hash);
-
-  const wrapped = await wrap(alice, wrapperAddress, ASSET_ID, 600n * 10n ** BigInt(DECIMALS));
-  await show("3. alice wraps 600 (nativeAssetCall + deposit, one transaction)", wrapped.hash);
-
-  const transfer = await (await wrapper.connect(alice).transfer(bob.address, 250n * 10n ** BigInt(DECIMALS))).wait();
-  await show("4. alice transfers 250 wrapped tokens to bob", transfer?.hash);
-
-  const unwrapped = await unwrap(bob, wrapperAddress, 150n * 10n ** BigInt(DECIMALS));
-  await show("5. bob unwraps 150 (withdraw)", unwrapped.hash);
-
-  const held = (await asset(alice.address)) + (await asset(bob.address)) + (await asset(wrapperAddress));
-  const backed = (await asset(wrapperAddress)) === (await wrapper.totalSupply());
-  console.log(`asset held by alice + bob + wrapper = ${fmt(held)} (started with ${fmt(initial)}): ${held === initial ? "adds up" : "MISMATCH"}`);
-  console.log(`wrapper's asset balance equals its token supply: ${backed ? "yes" : "NO"}`);
-  if (held !== initial || !backed) process.exitCode = 1;
-  console.log(`\nNext: run the same contracts against an HTTP node with \`npx nativekit node\`.`);
+export interface JourneyResult {
+  assetID: string;
+  /** Wall time of the whole journey, in milliseconds (the benchmark reports it). */
+  elapsedMs: number;
+  balancesAddUp: boolean;
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});
+/** Runs the journey against a node client and a contract-chain provider; prints through `print`. */
+export async function runJourney(client: NodeClient, provider: JsonRpcProvider, print: (line: string) => void): Promise<JourneyResult> {
+  const started = performance.now();
+  const ewoq = privateKeyToAddresses(LOCAL_TEST_KEY, "local");
+  const alice = await provider.getSigner(0);
+  const bob: Signer = new Wallet(BOB_KEY, provider);
+  const bobAddress = await bob.getAddress();
+  const gold = (units: bigint) => `${formatUnits(units, DENOMINATION)} GOLD`;
+
+  let assetID = "";
+  let wrapper: WrappedNativeAsset | undefined;
+  let wrapperAddress = "";
+  const balances = async () => {
+    const x = assetID === "" ? 0n : (await client.xvm.getBalance({ address: ewoq.exchange, assetID })).balance;
+    const c = async (address: string) => (assetID === "" ? 0n : await client.cvm.getAssetBalance(address, assetID));
+    const w = async (address: string) => (wrapper === undefined ? 0n : await wrapper.balanceOf(address));
+    const rows = [
+      `  exchange chain  ${ewoq.exchange}: ${gold(x)}`,
+      `  contract chain  alice ${alice.address}: ${gold(await c(alice.address))}, wrapped ${gold(await w(alice.address))}`,
+      `                  bob   ${bobAddress}: ${gold(await c(bobAddress))}, wrapped ${gold(await w(bobAddress))}`,
+    ];
+    if (wrapper !== undefined) rows.push(`                  wrapper ${wrapperAddress}: ${gold(await c(wrapperAddress))}, total supply ${gold(await wrapper.totalSupply())}`);
+    return { x, rows };
+  };
+  const step = async (title: string, ids: string[] = []) => {
+    print(`${title}${ids.length === 0 ? "" : `\n  tx ${ids.join(", ")}`}`);
+    for (const row of (await balances()).rows) print(row);
+    print("");
+  };
+  const status = (line: string) => print(line);
+
+  print("0. set-up: a keystore user holding the local test key (both chains) and bob's key (contract chain)");
+  await client.keystore.createUser(credentials);
+  await client.xvm.importKey({ credentials, privateKey: LOCAL_TEST_KEY });
+  await client.cvm.importKey({ credentials, privateKey: LOCAL_TEST_KEY });
+  await client.cvm.importKey({ credentials, privateKey: encodePrivateKey(hexToBytes(BOB_KEY)) });
+  print("");
+
+  const created = await client.xvm.createFixedCapAsset({
+    credentials,
+    name: "Demo Gold",
+    symbol: "GOLD",
+    denomination: DENOMINATION,
+    initialHolders: [{ address: ewoq.exchange, amount: SUPPLY }],
+  });
+  assetID = created.assetID;
+  await client.xvm.waitForTxStatus(assetID, { intervalMs: 100 });
+  await step(`1. create the fixed-cap asset GOLD on the exchange chain: ${assetID}`, [assetID]);
+
+  const toContract = await exchangeToContract({ client, credentials, status, intervalMs: 100 }, { owner: ewoq.exchange, to: alice.address, amount: 600_000n * 100n, assetID });
+  await step("2-3. export 600 000.00 GOLD to the contract chain and import it for alice", [toContract.exportTxID, toContract.importTxID]);
+
+  const wrapperContract = await new WrappedNativeAsset__factory(alice).deploy("Wrapped Demo Gold", "WGOLD", DENOMINATION, BigInt(assetIdToHex(assetID)));
+  await wrapperContract.waitForDeployment();
+  wrapper = wrapperContract;
+  wrapperAddress = await wrapperContract.getAddress();
+  const wrapped = await wrap(alice, wrapperAddress, assetID, 400_000n * 100n);
+  await step(`4. alice deploys WGOLD at ${wrapperAddress} and wraps 400 000.00 (nativeAssetCall + deposit, one transaction)`, [wrapped.hash]);
+
+  const transfer = await (await wrapperContract.connect(alice).transfer(bobAddress, 150_000n * 100n)).wait();
+  await step("5. alice transfers 150 000.00 WGOLD to bob", [transfer!.hash]);
+
+  const unwrapped = await unwrap(bob, wrapperAddress, 100_000n * 100n);
+  await step("6. bob unwraps 100 000.00 WGOLD (withdraw)", [unwrapped.hash]);
+
+  const toExchange = await contractToExchange({ client, credentials, status, intervalMs: 100 }, { to: ewoq.exchange, amount: 100_000n * 100n, assetID });
+  await step("7-8. bob exports 100 000.00 GOLD back and it is imported on the exchange chain", [toExchange.exportTxID, toExchange.importTxID]);
+
+  const x = (await balances()).x;
+  const onContract = (await client.cvm.getAssetBalance(alice.address, assetID)) + (await client.cvm.getAssetBalance(bobAddress, assetID)) + (await client.cvm.getAssetBalance(wrapperAddress, assetID));
+  const backed = (await client.cvm.getAssetBalance(wrapperAddress, assetID)) === (await wrapperContract.totalSupply());
+  const addsUp = x + onContract === SUPPLY && backed;
+  print(`GOLD on the exchange chain ${gold(x)} + on the contract chain ${gold(onContract)} = ${gold(x + onContract)} of ${gold(SUPPLY)} created: ${x + onContract === SUPPLY ? "adds up" : "MISMATCH"}`);
+  print(`the wrapper holds exactly its token supply: ${backed ? "yes" : "NO"}`);
+  return { assetID, elapsedMs: performance.now() - started, balancesAddUp: addsUp };
+}
+
+/** Starts the embedded node on a free loopback port, runs the journey, stops the node. */
+export async function runEmbeddedJourney(print: (line: string) => void): Promise<JourneyResult> {
+  const network = await LocalNetwork.create();
+  const node = await startHttpNode({ port: 0, routes: network.routes });
+  const provider = new JsonRpcProvider(`${node.url}/ext/bc/C/rpc`, undefined, { staticNetwork: true, cacheTimeout: -1, pollingInterval: 50 });
+  try {
+    print(`nativekit demo: the journey of a native asset, on the embedded node at ${node.url}\n`);
+    return await runJourney(createNodeClient({ url: node.url }), provider, print);
+  } finally {
+    provider.destroy();
+    await node.close();
+  }
+}
+
+if (require.main === module) {
+  runEmbeddedJourney((line) => console.log(line))
+    .then((result) => {
+      console.log(`\njourney completed in ${(result.elapsedMs / 1000).toFixed(2)} s`);
+      console.log("Next: the same steps against a running node: `npx nativekit node`, then `npx nativekit x-to-c --help`.");
+      if (!result.balancesAddUp) process.exitCode = 1;
+    })
+    .catch((error: unknown) => {
+      console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    });
+}

@@ -51,25 +51,39 @@ async function waitContract(ctx: CrossChainContext, what: string, txID: string):
   return result.blockHeight;
 }
 
+/** Native coin sent along with another asset to pay the contract chain's import fee (0.01 coin). */
+export const DEFAULT_IMPORT_FEE_TOP_UP = 10_000_000n;
+
 /**
  * Exchange chain -> contract chain. The export names the `C-` form of `owner` (the exchange
  * address whose key will own the atomic UTXO); the import credits `to`, a 0x address, with
- * every atomic UTXO the user's keys own (the native coin pays the import fee).
+ * every atomic UTXO the user's keys own. The import fee is paid in the native coin from the
+ * imported UTXOs, so an asset other than the native coin travels with `feeTopUp` of native
+ * coin (its remainder is credited to `to` as well).
  */
 export async function exchangeToContract(
   ctx: CrossChainContext,
-  args: { owner: string; to: string; amount: bigint; assetID: string },
-): Promise<CrossChainResult> {
+  args: { owner: string; to: string; amount: bigint; assetID: string; feeTopUp?: bigint },
+): Promise<CrossChainResult & { feeExportTxID?: string }> {
   const { hrp, shortId } = parseChainAddress(args.owner);
   const exportTo = formatChainAddress(shortId, hrp, "C");
-  ctx.status?.(`export ${args.amount} of ${args.assetID} from the exchange chain to ${exportTo}`);
-  const exported = await ctx.client.xvm.export({ credentials: ctx.credentials, to: exportTo, amount: args.amount, assetID: args.assetID });
+  const native = await ctx.client.xvm.getAssetDescription({ assetID: "" });
+  const asset = await ctx.client.xvm.getAssetDescription({ assetID: args.assetID });
+  let feeExportTxID: string | undefined;
+  if (asset.assetID !== native.assetID) {
+    const topUp = args.feeTopUp ?? DEFAULT_IMPORT_FEE_TOP_UP;
+    ctx.status?.(`export ${topUp} of ${native.symbol} alongside, for the contract chain's import fee`);
+    feeExportTxID = (await ctx.client.xvm.export({ credentials: ctx.credentials, to: exportTo, amount: topUp, assetID: native.assetID })).txID;
+    await waitExchange(ctx, "xvm.export", feeExportTxID);
+  }
+  ctx.status?.(`export ${args.amount} of ${asset.symbol || asset.assetID} from the exchange chain to ${exportTo}`);
+  const exported = await ctx.client.xvm.export({ credentials: ctx.credentials, to: exportTo, amount: args.amount, assetID: asset.assetID });
   await waitExchange(ctx, "xvm.export", exported.txID);
   ctx.status?.(`import on the contract chain to ${args.to}`);
   const importTxID = await ctx.client.cvm.import({ credentials: ctx.credentials, to: args.to, sourceChain: "X" });
   const height = await waitContract(ctx, "cvm.import", importTxID);
   if (height !== undefined) ctx.status?.(`  accepted in contract-chain block ${height}`);
-  return { exportTxID: exported.txID, importTxID };
+  return { exportTxID: exported.txID, importTxID, ...(feeExportTxID === undefined ? {} : { feeExportTxID }) };
 }
 
 /**
@@ -80,7 +94,8 @@ export async function contractToExchange(
   ctx: CrossChainContext,
   args: { to: string; amount: bigint; assetID: string; baseFee?: bigint },
 ): Promise<CrossChainResult> {
-  ctx.status?.(`export ${args.amount} of ${args.assetID} from the contract chain to ${args.to}`);
+  const asset = await ctx.client.xvm.getAssetDescription({ assetID: args.assetID });
+  ctx.status?.(`export ${args.amount} of ${asset.symbol || asset.assetID} from the contract chain to ${args.to}`);
   const exportTxID = await ctx.client.cvm.export({ credentials: ctx.credentials, to: args.to, amount: args.amount, assetID: args.assetID, ...(args.baseFee === undefined ? {} : { baseFee: args.baseFee }) });
   const height = await waitContract(ctx, "cvm.export", exportTxID);
   if (height !== undefined) ctx.status?.(`  accepted in contract-chain block ${height}`);
