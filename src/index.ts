@@ -3,10 +3,23 @@
  *
  * - `encoding`: cb58, asset IDs, exchange-chain addresses, keys, precompile inputs/outputs;
  * - `engine`: the faithful contract-chain simulator, usable in-process as an EIP-1193 provider;
- * - `node`: the same engine served over HTTP on the real node's paths.
+ * - `LocalNetwork`: both chains, atomic memory and keystore, served by `startHttpNode` on the
+ *   real node's paths;
+ * - `clients`: typed clients for the node APIs (simulator or real node);
+ * - flows: wrap/unwrap and cross-chain transfers on the public API.
  */
 export * from "./encoding";
 export * from "./engine";
 export { createLocalNode, CONTRACT_CHAIN_RPC_PATH, type LocalNode } from "./node/local-node";
 export { startHttpNode, providerDispatch, type HttpNode, type HttpNodeOptions } from "./node/http-server";
+export { LocalNetwork, PATHS, type LocalNetworkOptions } from "./network/local-network";
+export { LOCAL_NETWORK, LOCAL_TEST_KEY, type NetworkIdentifiers } from "./network/constants";
 export { wrap, unwrap, wrapTransaction, unwrapTransaction, wrappedAssetId } from "./flows/wrapped";
+export { exchangeToContract, contractToExchange, DEFAULT_IMPORT_FEE_TOP_UP, type CrossChainContext, type CrossChainResult } from "./flows/cross-chain";
+export { createNodeClient, type NodeClient, type NodeClientOptions } from "./clients";
+/** Every client, error class and type of the node APIs. */
+export * as clients from "./clients";
+/** The exchange chain: codec, state, wallet and API. */
+export * as xchain from "./xchain";
+/** The contract chain's atomic (cross-chain) transactions: codec, rules and API. */
+export * as cchain from "./cchain";
