@@ -194,9 +194,8 @@ export class Engine {
           stateRoot,
           coinbase: this.options.coinbase as `0x${string}`,
           difficulty: 0n,
-          excessBlobGas: 0n,
-          blobGasUsed: 0n,
-          parentBeaconBlockRoot: ZERO32,
+          ...this.cancunHeaderFields(),
+          blobGasUsed: this.common.isActivatedEIP(4844) ? 0n : undefined,
           withdrawalsRoot: KECCAK256_RLP,
         },
         withdrawals: [],
@@ -258,6 +257,14 @@ export class Engine {
         this.options.log(formatConsoleLog(payload) ?? `console.log payload with unknown selector: ${bytesToHex(payload)}`);
       }
     }
+  }
+
+  /** Header fields that exist only from Cancun on (the contract chain has no blobs or beacon roots). */
+  private cancunHeaderFields(): { excessBlobGas?: bigint; parentBeaconBlockRoot?: Uint8Array } {
+    return {
+      ...(this.common.isActivatedEIP(4844) ? { excessBlobGas: 0n } : {}),
+      ...(this.common.isActivatedEIP(4788) ? { parentBeaconBlockRoot: ZERO32 } : {}),
+    };
   }
 
   private async makeVm(stateManager: NativeStateManager): Promise<VM> {
@@ -375,7 +382,7 @@ export class Engine {
         gasLimit: this.options.blockGasLimit,
         coinbase: this.options.coinbase as `0x${string}`,
         difficulty: 0n,
-        parentBeaconBlockRoot: ZERO32,
+        ...(this.common.isActivatedEIP(4788) ? { parentBeaconBlockRoot: ZERO32 } : {}),
         mixHash: prevRandao ?? ZERO32,
       },
       withdrawals: [],
@@ -718,8 +725,7 @@ export class Engine {
           coinbase: header.coinbase,
           parentHash: isHead ? record.block.hash() : header.parentHash,
           difficulty: 0n,
-          excessBlobGas: 0n,
-          parentBeaconBlockRoot: ZERO32,
+          ...this.cancunHeaderFields(),
           withdrawalsRoot: KECCAK256_RLP,
         },
         withdrawals: [],

@@ -18,8 +18,8 @@ export interface NativekitUserConfig {
   /** Multi-coin balances at genesis: `account` is an address or an index into the accounts. */
   assetBalances?: { account: string | number; assetId: string; amount: bigint | number | string }[];
   deprecatedPrecompiles?: boolean;
-  blockGasLimit?: bigint | number;
-  minBaseFeePerGas?: bigint | number;
+  blockGasLimit?: bigint | number | string;
+  minBaseFeePerGas?: bigint | number | string;
   automine?: boolean;
   allowUnlimitedContractSize?: boolean;
   /** Print console.log output from Solidity (default true). */
