@@ -17,7 +17,7 @@ import { LOCAL_NETWORK, type NetworkIdentifiers } from "../network/constants";
 import { SHORT_ID_LENGTH } from "../xchain/codec";
 import { AtomicTxError, ContractChainAtomics, P_CHAIN_ID } from "./atomic";
 import { evmAddressOfPrivateKey } from "./atomic-codec";
-import { type ApiByteEncoding, ApiEncodingError, decodeApiBytes, encodeApiBytes, parseApiByteEncoding } from "./formatting";
+import { type ApiByteEncoding, ApiEncodingError, decodeApiBytes, encodeApiBytes, parseApiByteEncoding, parseTxEncoding } from "./formatting";
 
 /*
  * The contract chain's cross-chain API (the seed's `cvm.*` at /ext/bc/C/cvm, the reference
@@ -129,9 +129,10 @@ function baseFeeArg(args: Args): bigint | undefined {
   return parsed;
 }
 
-function encodingArg(args: Args): ApiByteEncoding {
+/** The encoding parameter; with `txText`, the encoding of that transaction (hex when unnamed and "0x…"). */
+function encodingArg(args: Args, txText?: string): ApiByteEncoding {
   try {
-    return parseApiByteEncoding(args.encoding);
+    return txText === undefined ? parseApiByteEncoding(args.encoding) : parseTxEncoding(args.encoding, txText);
   } catch (error) {
     if (error instanceof ApiEncodingError) throw invalid(`encoding: ${error.message}`);
     throw error;
@@ -436,7 +437,7 @@ export class ContractChainAtomicApi {
   /** issueTx: a signed atomic transaction (cb58 or hex) → txID. */
   async issueTx(args: Args): Promise<{ txID: string }> {
     const text = requiredString(args, "tx");
-    const encoding = encodingArg(args);
+    const encoding = encodingArg(args, text);
     let bytes: Uint8Array;
     try {
       bytes = decodeApiBytes(text, encoding);

@@ -28,6 +28,18 @@ export function parseApiByteEncoding(value: unknown, fallback: ApiByteEncoding =
   throw new ApiEncodingError(`invalid encoding ${JSON.stringify(value)}: expected one of ${API_BYTE_ENCODINGS.map((e) => `"${e}"`).join(", ")}`);
 }
 
+/**
+ * The encoding of a transaction sent to issueTx: `value` (the encoding parameter) when given;
+ * when it is absent, hex if the text starts with "0x", else cb58. The reference node defaults
+ * to hex since avalanchego v1.7.14 (coreth's avax.issueTx decodes api.FormattedTx, whose zero
+ * Encoding is Hex) and current SDKs (avalanchejs `issueSignedTx`) send "0x…" without naming the
+ * encoding; no cb58 text starts with "0x" ("0" is not a base58 digit).
+ */
+export function parseTxEncoding(value: unknown, text: string): ApiByteEncoding {
+  if ((value === undefined || value === null || value === "") && text.startsWith("0x")) return "hex";
+  return parseApiByteEncoding(value);
+}
+
 function checksum(bytes: Uint8Array): Uint8Array {
   return sha256(bytes).subarray(32 - CHECKSUM_LENGTH);
 }

@@ -22,6 +22,7 @@ import {
   serverError,
   stringArrayParam,
   stringParam,
+  txEncodingParam,
   uintParam,
   uintValue,
 } from "./vm/rpc-params";
@@ -345,8 +346,8 @@ class ExchangeChainService {
       },
 
       issueTx: (p) => {
-        const encoding = encodingParam(p) as "cb58" | "hex";
-        const bytes = parseBytes(requiredString(p, "tx"), encoding, "transaction");
+        const text = requiredString(p, "tx");
+        const bytes = parseBytes(text, txEncodingParam(p, text), "transaction");
         try {
           return { txID: encodeCb58(chain.issueTx(bytes)) };
         } catch (error) {

@@ -475,6 +475,28 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
       expect(truncated.message).to.contain("problem parsing transaction");
     });
 
+    it("issueTx reads a 0x… tx sent without `encoding` as hex (the reference node's default, what avalanchejs sends)", async function () {
+      const world = await World.create();
+      const utxo = world.exportFromX(AVAX, 3_000_000_000n, [shortIdFromPrivateKey(outsider)]);
+      const outsiderEvm = evmAddressOfPrivateKey(outsider);
+      const importTx = signAtomicTx(
+        {
+          typeId: AtomicTypeId.ImportTx,
+          networkId: NET.networkId,
+          blockchainId: C,
+          sourceChain: X,
+          importedInputs: [{ txId: utxo.txId, outputIndex: 0, assetId: AVAX, input: { typeId: TypeId.Secp256k1TransferInput, amount: 3_000_000_000n, signatureIndices: [0] } }],
+          outs: [{ address: outsiderEvm, amount: 2_990_000_000n, assetId: AVAX }],
+        },
+        [[outsider]],
+      );
+      const named = await world.fail("avax.issueTx", { tx: encodeApiBytes(importTx.signedBytes, "hex"), encoding: "cb58" });
+      expect(named.code).to.equal(-32602);
+      const reply = await world.call<{ txID: string }>("avax.issueTx", { tx: encodeApiBytes(importTx.signedBytes, "hex") });
+      expect(reply.txID).to.equal(encodeCb58(importTx.id));
+      expect(await world.balance(outsiderEvm)).to.equal(2_990_000_000n * X2C_RATE);
+    });
+
     it("getAtomicTxStatus: Unknown, then Dropped for a refused tx, Accepted with blockHeight once in a block", async function () {
       const world = await World.create();
       const owner = shortIdFromPrivateKey(outsider);

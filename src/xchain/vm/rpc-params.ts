@@ -123,6 +123,20 @@ export function encodingParam(p: Params, name = "encoding", allowJson = false): 
   throw badParams(`invalid ${name} ${show(value)}: expected "cb58" or "hex"${allowJson ? ' or "json"' : ""}`);
 }
 
+/**
+ * The encoding of a transaction sent to issueTx: the `encoding` parameter when given; when it
+ * is absent, hex if the value starts with "0x", else cb58. The seed's default is cb58, but
+ * the reference node defaults to hex since avalanchego v1.7.14 (utils/formatting: `Hex` is the
+ * zero Encoding, cb58 removed), and current SDKs (avalanchejs `issueSignedTx`) send "0x…"
+ * without naming the encoding. No cb58 value starts with "0x" ("0" is not a base58 digit),
+ * so the inference never reads a cb58 value as hex.
+ */
+export function txEncodingParam(p: Params, text: string): ByteEncoding {
+  const value = p.encoding;
+  if ((!present(value) || value === "") && text.startsWith("0x")) return "hex";
+  return encodingParam(p) as ByteEncoding;
+}
+
 function checksum(bytes: Uint8Array): Uint8Array {
   return sha256(bytes).subarray(28);
 }

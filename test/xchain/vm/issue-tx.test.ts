@@ -93,6 +93,15 @@ describe("xchain/vm issueTx", () => {
       expect(await x("avm.issueTx", { tx: formatBytes(bytes, "hex"), encoding: "hex" })).to.deep.equal({ txID: encodeCb58(txId) });
     });
 
+    it("reads a 0x… transaction sent without `encoding` as hex (the reference node's default, what avalanchejs sends)", async () => {
+      const { x, chain } = fixture();
+      const { bytes, txId } = signed(externalSend(BOB, 5_000n), [[EWOQ_KEY]]);
+      const named = await rejection(x("avm.issueTx", { tx: formatBytes(bytes, "hex"), encoding: "cb58" }));
+      expect(named.code).to.equal(-32602);
+      expect(await x("avm.issueTx", { tx: formatBytes(bytes, "hex") })).to.deep.equal({ txID: encodeCb58(txId) });
+      expect(chain.getBalance(BOB, AVAX).balance).to.equal(5_000n);
+    });
+
     it("refuses hex without the checksum, naming the problem", async () => {
       const { x } = fixture();
       const { bytes } = signed(externalSend(BOB, 5_000n), [[EWOQ_KEY]]);
