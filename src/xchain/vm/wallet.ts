@@ -330,33 +330,15 @@ export class ExchangeWallet {
    * mint output is recreated unchanged.
    */
   mint(args: { assetId: Uint8Array; amount: bigint; to: Uint8Array }, options: SpendOptions = {}): BuiltTx {
-    const kc = this.keysFor(options.from);
-    const changeAddr = options.changeAddr ?? kc.addresses[0]!;
-    const { inputs, outputs } = this.payFee(kc, this.chain.fees.txFee, changeAddr);
-    const now = this.chain.now();
-    let op: { operation: Operation; keys: Uint8Array[] } | undefined;
-    for (const utxo of this.utxosOf(this.keychain)) {
-      if (!equalBytes(utxo.assetId, args.assetId) || utxo.output.typeId !== TypeId.Secp256k1MintOutput) continue;
-      const match = this.keychain.match(utxo.output, now);
-      if (match === undefined) continue;
-      const { locktime, threshold, addresses } = utxo.output;
-      op = {
-        operation: {
-          assetId: utxo.assetId,
-          utxoIds: [{ txId: utxo.txId, outputIndex: utxo.outputIndex }],
-          operation: {
-            typeId: TypeId.Secp256k1MintOperation,
-            mintInput: { signatureIndices: match.indices },
-            mintOutput: { locktime, threshold, addresses },
-            transferOutput: { amount: args.amount, locktime: 0n, threshold: 1, addresses: [args.to] },
-          },
-        },
-        keys: match.keys,
+    return this.mintWith(args.assetId, TypeId.Secp256k1MintOutput, options, (utxo, signatureIndices) => {
+      const { locktime, threshold, addresses } = utxo.output as Extract<Utxo["output"], { typeId: typeof TypeId.Secp256k1MintOutput }>;
+      return {
+        typeId: TypeId.Secp256k1MintOperation,
+        mintInput: { signatureIndices },
+        mintOutput: { locktime, threshold, addresses },
+        transferOutput: { amount: args.amount, locktime: 0n, threshold: 1, addresses: [args.to] },
       };
-      break;
-    }
-    if (op === undefined) throw new WalletError("cannot-mint", "provided addresses don't have the authority to mint the provided asset");
-    return this.operationTx(inputs, outputs, [op], changeAddr);
+    });
   }
 
   /**
@@ -364,33 +346,41 @@ export class ExchangeWallet {
    * asset the user's keys can spend (the reference nftfx consumes that mint output).
    */
   mintNft(args: { assetId: Uint8Array; payload: Uint8Array; to: Uint8Array }, options: SpendOptions = {}): BuiltTx {
+    return this.mintWith(args.assetId, TypeId.NftMintOutput, options, (utxo, signatureIndices) => ({
+      typeId: TypeId.NftMintOperation,
+      mintInput: { signatureIndices },
+      groupId: (utxo.output as Extract<Utxo["output"], { typeId: typeof TypeId.NftMintOutput }>).groupId,
+      payload: args.payload,
+      outputs: [{ locktime: 0n, threshold: 1, addresses: [args.to] }],
+    }));
+  }
+
+  /**
+   * An OperationTx on the first mint output of `assetId` (of `mintOutputType`) that the user's
+   * keys can spend; the fee is paid from `from`. `operationFor` builds the fx operation.
+   */
+  private mintWith(
+    assetId: Uint8Array,
+    mintOutputType: number,
+    options: SpendOptions,
+    operationFor: (utxo: Utxo, signatureIndices: number[]) => Operation["operation"],
+  ): BuiltTx {
     const kc = this.keysFor(options.from);
     const changeAddr = options.changeAddr ?? kc.addresses[0]!;
     const { inputs, outputs } = this.payFee(kc, this.chain.fees.txFee, changeAddr);
     const now = this.chain.now();
-    let op: { operation: Operation; keys: Uint8Array[] } | undefined;
     for (const utxo of this.utxosOf(this.keychain)) {
-      if (!equalBytes(utxo.assetId, args.assetId) || utxo.output.typeId !== TypeId.NftMintOutput) continue;
+      if (!equalBytes(utxo.assetId, assetId) || utxo.output.typeId !== mintOutputType) continue;
       const match = this.keychain.match(utxo.output, now);
       if (match === undefined) continue;
-      op = {
-        operation: {
-          assetId: args.assetId,
-          utxoIds: [{ txId: utxo.txId, outputIndex: utxo.outputIndex }],
-          operation: {
-            typeId: TypeId.NftMintOperation,
-            mintInput: { signatureIndices: match.indices },
-            groupId: utxo.output.groupId,
-            payload: args.payload,
-            outputs: [{ locktime: 0n, threshold: 1, addresses: [args.to] }],
-          },
-        },
-        keys: match.keys,
+      const operation: Operation = {
+        assetId,
+        utxoIds: [{ txId: utxo.txId, outputIndex: utxo.outputIndex }],
+        operation: operationFor(utxo, match.indices),
       };
-      break;
+      return this.operationTx(inputs, outputs, [{ operation, keys: match.keys }], changeAddr);
     }
-    if (op === undefined) throw new WalletError("cannot-mint", "provided addresses don't have the authority to mint the provided asset");
-    return this.operationTx(inputs, outputs, [op], changeAddr);
+    throw new WalletError("cannot-mint", "provided addresses don't have the authority to mint the provided asset");
   }
 
   private operationTx(inputs: SpentInput[], outputs: TransferableOutput[], ops: { operation: Operation; keys: Uint8Array[] }[], changeAddr: Uint8Array): BuiltTx {
