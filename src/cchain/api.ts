@@ -18,6 +18,7 @@ import { SHORT_ID_LENGTH } from "../xchain/codec";
 import { AtomicTxError, ContractChainAtomics, P_CHAIN_ID } from "./atomic";
 import { evmAddressOfPrivateKey } from "./atomic-codec";
 import { type ApiByteEncoding, ApiEncodingError, decodeApiBytes, encodeApiBytes, parseApiByteEncoding, parseTxEncoding } from "./formatting";
+import type { Dispatch } from "../engine/provider-types";
 
 /*
  * The contract chain's cross-chain API (the seed's `cvm.*` at /ext/bc/C/cvm, the reference
@@ -31,7 +32,7 @@ import { type ApiByteEncoding, ApiEncodingError, decodeApiBytes, encodeApiBytes,
  */
 
 /** A JSON-RPC method handler, as the HTTP node mounts it on a path. */
-export type AtomicDispatch = (method: string, params: unknown) => Promise<unknown>;
+export type AtomicDispatch = Dispatch;
 
 export interface ContractChainAtomicApiOptions {
   engine: Engine;

@@ -1,6 +1,7 @@
 import { methodNotFound } from "../engine/errors";
 import { paramsObject, type Params, serverError, stringParam } from "../xchain/vm/rpc-params";
 import { type Keystore, KeystoreError, type KeystoreUser } from "./keystore";
+import type { Dispatch } from "../engine/provider-types";
 
 /**
  * The keystore API of the node (path /ext/keystore): keystore.createUser,
@@ -9,7 +10,7 @@ import { type Keystore, KeystoreError, type KeystoreUser } from "./keystore";
  * refusal (existing user, weak password, unknown user, wrong password) with the node's
  * wording where it has one (avalanchego api/keystore/keystore.go).
  */
-export type Dispatch = (method: string, params: unknown) => Promise<unknown>;
+export type { Dispatch };
 
 export const KEYSTORE_METHODS = ["keystore.createUser", "keystore.deleteUser", "keystore.listUsers"] as const;
 

@@ -27,6 +27,7 @@ import {
   uintValue,
 } from "./vm/rpc-params";
 import { type BuiltTx, ExchangeWallet, type SpendOptions } from "./vm/wallet";
+import type { Dispatch } from "../engine/provider-types";
 
 /**
  * JSON-RPC services of the exchange chain, as the reference node serves them (avalanchego
@@ -43,7 +44,7 @@ import { type BuiltTx, ExchangeWallet, type SpendOptions } from "./vm/wallet";
  * refuses, with the node's wording (and, for rejected transactions, data {rule, nodeMessage}),
  * -32601 for an unknown method.
  */
-export type Dispatch = (method: string, params: unknown) => Promise<unknown>;
+export type { Dispatch };
 
 /** Methods of the exchange chain service (each served as xvm.<m> and avm.<m>). */
 export const EXCHANGE_CHAIN_METHODS: readonly string[] = [
