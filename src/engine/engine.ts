@@ -43,6 +43,7 @@ import {
 import { NativeEVM, nativePrecompiles } from "./precompiles";
 import { formatConsoleLog } from "./console-log";
 import { devEcsign } from "./dev-signer";
+import { keccak256, loadKeccak } from "./keccak";
 import { revertError, failureMessage } from "./revert";
 import { NativeStateManager } from "./state-manager";
 import type { MultiCoinSnapshot } from "./multicoin";
@@ -142,7 +143,8 @@ export class Engine {
       createCustomCommon({ name: "nativekit", chainId: options.chainId }, Mainnet, {
         hardfork: options.hardfork,
         // Only the node's own unlocked accounts are signed with this Common (see dev-signer.ts).
-        customCrypto: { ecsign: devEcsign },
+        // Keccak: tries, transactions, headers and the KECCAK256 opcode all hash through it.
+        customCrypto: { ecsign: devEcsign, keccak256 },
       }),
     );
     this.stateManager = this.newStateManager();
@@ -168,6 +170,7 @@ export class Engine {
       log: opts.log ?? (() => {}),
     };
     if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`chainId must be a positive integer, got ${chainId}`);
+    await loadKeccak();
     const engine = new Engine(options);
     await engine.initialise();
     return engine;

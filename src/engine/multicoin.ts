@@ -45,6 +45,11 @@ export class MultiCoinState {
     return this.balances.get(balanceKey(addressHex40, assetIdHex64)) ?? 0n;
   }
 
+  /** Whether any account is flagged (most chains have none: callers skip the address lookup). */
+  get anyFlagged(): boolean {
+    return this.flagged.size > 0;
+  }
+
   isFlagged(addressHex40: string): boolean {
     return this.flagged.has(addressHex40);
   }

@@ -1,5 +1,6 @@
 import { MerkleStateManager, type MerkleStateManagerOpts } from "@ethereumjs/statemanager";
-import { Account, type Address, bytesToUnprefixedHex } from "@ethereumjs/util";
+import { RLP } from "@ethereumjs/rlp";
+import { Account, type Address, bytesToUnprefixedHex, EthereumJSErrorWithoutCode, unpadBytes } from "@ethereumjs/util";
 import { MultiCoinState, type MultiCoinSnapshot } from "./multicoin";
 
 export interface NativeStateManagerOpts extends MerkleStateManagerOpts {
@@ -25,10 +26,28 @@ export class NativeStateManager extends MerkleStateManager {
    */
   override async getAccount(address: Address): Promise<Account | undefined> {
     const account = await super.getAccount(address);
-    if (account !== undefined && this.multiCoin.isFlagged(bytesToUnprefixedHex(address.bytes))) {
+    if (account !== undefined && this.multiCoin.anyFlagged && this.multiCoin.isFlagged(bytesToUnprefixedHex(address.bytes))) {
       account.isEmpty = notEmpty;
     }
     return account;
+  }
+
+  /**
+   * As ethereumjs' own, but a write goes to the storage cache only. ethereumjs means to do the
+   * same (`cache.put(...) ?? writeToTrie(...)`), but `put` returns nothing, so every SSTORE also
+   * updates and rehashes the storage trie at once, and the flush at the end of the block writes
+   * the same slots again. The flush alone gives the same trie: it writes the final value of every
+   * slot changed since the previous flush.
+   */
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    const cache = this._caches?.storage;
+    if (cache === undefined) return super.putStorage(address, key, value);
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode("Storage key must be 32 bytes long");
+    if (value.length > 32) throw EthereumJSErrorWithoutCode("Storage value cannot be longer than 32 bytes");
+    if ((await this.getAccount(address)) === undefined) {
+      throw EthereumJSErrorWithoutCode("putStorage() called on non-existing account");
+    }
+    cache.put(address, key, RLP.encode(unpadBytes(value)));
   }
 
   /** Self-destruct removes the account's multi-coin balances with it. */
