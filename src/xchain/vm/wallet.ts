@@ -166,15 +166,7 @@ export class ExchangeWallet {
       const match = kc.match(utxo.output, now);
       if (match === undefined) continue;
       spent.set(asset, addChecked(already, utxo.output.amount));
-      inputs.push({
-        input: {
-          txId: utxo.txId,
-          outputIndex: utxo.outputIndex,
-          assetId: utxo.assetId,
-          input: { typeId: TypeId.Secp256k1TransferInput, amount: utxo.output.amount, signatureIndices: match.indices },
-        },
-        keys: match.keys,
-      });
+      inputs.push(transferInput(utxo, utxo.output.amount, match));
     }
     for (const [asset, amount] of amounts) {
       const have = spent.get(asset) ?? 0n;
@@ -200,15 +192,7 @@ export class ExchangeWallet {
       if (match === undefined) continue;
       const asset = hex(utxo.assetId);
       spent.set(asset, addChecked(spent.get(asset) ?? 0n, utxo.output.amount));
-      inputs.push({
-        input: {
-          txId: utxo.txId,
-          outputIndex: utxo.outputIndex,
-          assetId: utxo.assetId,
-          input: { typeId: TypeId.Secp256k1TransferInput, amount: utxo.output.amount, signatureIndices: match.indices },
-        },
-        keys: match.keys,
-      });
+      inputs.push(transferInput(utxo, utxo.output.amount, match));
     }
     inputs.sort((a, b) => compareUtxoIds(a.input, b.input));
     return { spent, inputs };
@@ -474,4 +458,17 @@ function uniqueSorted(addresses: Uint8Array[]): Uint8Array[] {
     }
   }
   return out.sort(compareShortIds);
+}
+
+/** A transfer UTXO spent whole, as the input that spends it and the keys that sign for it. */
+function transferInput(utxo: Utxo, amount: bigint, match: { indices: number[]; keys: Uint8Array[] }): SpentInput {
+  return {
+    input: {
+      txId: utxo.txId,
+      outputIndex: utxo.outputIndex,
+      assetId: utxo.assetId,
+      input: { typeId: TypeId.Secp256k1TransferInput, amount, signatureIndices: match.indices },
+    },
+    keys: match.keys,
+  };
 }
