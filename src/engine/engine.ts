@@ -1,5 +1,5 @@
-import { createBlock, type Block } from "@ethereumjs/block";
-import { createCustomCommon, Mainnet, type Common } from "@ethereumjs/common";
+import { Block, createBlock, createBlockHeader } from "@ethereumjs/block";
+import { ConsensusType, createCustomCommon, Mainnet, type Common } from "@ethereumjs/common";
 import { NobleBN254, type EVMResult } from "@ethereumjs/evm";
 import { Caches } from "@ethereumjs/statemanager";
 import {
@@ -19,11 +19,12 @@ import {
   KECCAK256_RLP,
   setLengthLeft,
   bytesToBigInt,
+  bigIntToBytes,
   MapDB,
   ValueEncoding,
 } from "@ethereumjs/util";
 import { RLP } from "@ethereumjs/rlp";
-import { buildBlock, createVM, paramsVM, runTx, type RunTxResult, type VM } from "@ethereumjs/vm";
+import { Bloom, buildBlock, createVM, encodeReceipt, paramsVM, runTx, type RunTxResult, type VM } from "@ethereumjs/vm";
 import { paramsBlock } from "@ethereumjs/block";
 import { paramsEVM } from "@ethereumjs/evm";
 import { paramsTx } from "@ethereumjs/tx";
@@ -44,6 +45,7 @@ import { NativeEVM, nativePrecompiles } from "./precompiles";
 import { formatConsoleLog } from "./console-log";
 import { devEcsign } from "./dev-signer";
 import { keccak256, loadKeccak } from "./keccak";
+import { orderedTrieRoot } from "./block-roots";
 import { revertError, failureMessage } from "./revert";
 import { NativeStateManager } from "./state-manager";
 import type { MultiCoinSnapshot } from "./multicoin";
@@ -106,9 +108,28 @@ interface PooledTransaction {
   tx: TypedTransaction;
   from: Address;
   hash: string;
+  /** `tx.serialize()`, when already computed (the transactions trie needs it again). */
+  serialized?: Uint8Array;
 }
 
 const ZERO32 = new Uint8Array(32);
+const BEACON_ROOTS_ADDRESS = createAddressFromString("0x000F3df6D732807Ef1319fB7B8bB8522d0Beac02");
+
+/** Rules with block-level effects that `Engine.assembleBlock` does not apply (Prague and later). */
+const LEAN_PATH_UNKNOWN_EIPS = [2935, 7002, 7251, 7594, 7685, 7843, 7928, 8037];
+
+/** The header fields the engine chooses for a new block (the rest follow from its content). */
+interface HeaderData {
+  parentHash: Uint8Array;
+  number: bigint;
+  timestamp: bigint;
+  baseFeePerGas: bigint;
+  gasLimit: bigint;
+  coinbase: `0x${string}`;
+  difficulty: bigint;
+  parentBeaconBlockRoot?: Uint8Array;
+  mixHash: Uint8Array;
+}
 
 /**
  * The contract-chain engine: an EVM with the native-asset precompiles and multi-coin state,
@@ -126,6 +147,8 @@ export class Engine {
   automine: boolean;
 
   private vm!: VM;
+  /** Whether `assembleBlock` covers the active rules (else blocks go through BlockBuilder). */
+  private readonly canAssembleBlocks: boolean;
   private pool: PooledTransaction[] = [];
   private timeOffset = 0;
   private nextTimestamp: number | undefined;
@@ -148,6 +171,9 @@ export class Engine {
       }),
     );
     this.stateManager = this.newStateManager();
+    this.canAssembleBlocks =
+      this.common.consensusType() === ConsensusType.ProofOfStake &&
+      !LEAN_PATH_UNKNOWN_EIPS.some((eip) => this.common.isActivatedEIP(eip));
   }
 
   static async create(opts: EngineOptions = {}): Promise<Engine> {
@@ -377,24 +403,45 @@ export class Engine {
     this.nextBaseFee = undefined;
     const prevRandao = this.nextPrevRandao;
     this.nextPrevRandao = undefined;
-    const builder = await buildBlock(this.vm, {
-      parentBlock: parent.block,
-      headerData: {
-        timestamp,
-        baseFeePerGas,
-        gasLimit: this.options.blockGasLimit,
-        coinbase: this.options.coinbase as `0x${string}`,
-        difficulty: 0n,
-        ...(this.common.isActivatedEIP(4788) ? { parentBeaconBlockRoot: ZERO32 } : {}),
-        mixHash: prevRandao ?? ZERO32,
-      },
-      withdrawals: [],
-      blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, common: this.common },
-    });
+    const headerData = {
+      parentHash: parent.block.hash(),
+      number: parent.number + 1n,
+      timestamp,
+      baseFeePerGas,
+      gasLimit: this.options.blockGasLimit,
+      coinbase: this.options.coinbase as `0x${string}`,
+      difficulty: 0n,
+      ...(this.common.isActivatedEIP(4788) ? { parentBeaconBlockRoot: ZERO32 } : {}),
+      mixHash: prevRandao ?? ZERO32,
+    };
     const candidates = opts.transactions ?? this.takePoolForBlock(baseFeePerGas);
     const included: PooledTransaction[] = [];
     const results: RunTxResult[] = [];
     const rejected: { pooled: PooledTransaction; error: Error }[] = [];
+    const block = this.canAssembleBlocks
+      ? await this.assembleBlock(parent.block, headerData, candidates, included, results, rejected)
+      : await this.buildWithBlockBuilder(parent.block, headerData, candidates, included, results, rejected);
+    const record = this.record(block, included, results, opts.atomic ?? []);
+    this.chain.append(record);
+    for (const listener of this.blockListeners) listener(record);
+    return { record, rejected };
+  }
+
+  /** ethereumjs' BlockBuilder, for rule sets the lean path below does not know. */
+  private async buildWithBlockBuilder(
+    parentBlock: Block,
+    headerData: HeaderData,
+    candidates: PooledTransaction[],
+    included: PooledTransaction[],
+    results: RunTxResult[],
+    rejected: { pooled: PooledTransaction; error: Error }[],
+  ): Promise<Block> {
+    const builder = await buildBlock(this.vm, {
+      parentBlock,
+      headerData,
+      withdrawals: [],
+      blockOpts: { putBlockIntoBlockchain: false, setHardfork: false, common: this.common },
+    });
     for (const pooled of candidates) {
       try {
         results.push(await this.withConsole(() => builder.addTransaction(pooled.tx, { skipHardForkValidation: true })));
@@ -403,11 +450,103 @@ export class Engine {
         rejected.push({ pooled, error: error instanceof Error ? error : new Error(String(error)) });
       }
     }
-    const { block } = await builder.build();
-    const record = this.record(block, included, results, opts.atomic ?? []);
-    this.chain.append(record);
-    for (const listener of this.blockListeners) listener(record);
-    return { record, rejected };
+    return (await builder.build()).block;
+  }
+
+  /**
+   * What BlockBuilder does for the Cancun and Shanghai rules (no PoW reward, no withdrawals,
+   * no requests), step for step, without its per-transaction costs: one
+   * header-only block serves every transaction (runTx reads only the header, and takes the gas
+   * used so far as an option), the tries' roots are computed directly for one transaction, and
+   * the final block is constructed once.
+   */
+  private async assembleBlock(
+    parentBlock: Block,
+    headerData: HeaderData,
+    candidates: PooledTransaction[],
+    included: PooledTransaction[],
+    results: RunTxResult[],
+    rejected: { pooled: PooledTransaction; error: Error }[],
+  ): Promise<Block> {
+    const common = this.common;
+    const blockOpts = { setHardfork: false, common };
+    const cancun = common.isActivatedEIP(4844);
+    const header = cancun ? { ...headerData, excessBlobGas: parentBlock.header.calcNextExcessBlobGas(common) } : { ...headerData };
+    const journal = this.vm.evm.journal;
+    let checkpointed = false;
+    if (common.isActivatedEIP(4788)) {
+      await journal.checkpoint();
+      checkpointed = true;
+      await this.accumulateParentBeaconBlockRoot(header.parentBeaconBlockRoot ?? ZERO32, header.timestamp);
+    }
+    const runBlock = createBlock({ header: { ...header, gasUsed: 0n } }, blockOpts);
+    let gasUsed = 0n;
+    for (const pooled of candidates) {
+      try {
+        if (!checkpointed) {
+          await journal.checkpoint();
+          checkpointed = true;
+        }
+        if (pooled.tx.gasLimit > header.gasLimit - gasUsed) {
+          throw new Error("tx has a higher gas limit than the remaining gas in the block");
+        }
+        const blockGasUsed = gasUsed;
+        const result = await this.withConsole(() =>
+          runTx(this.vm, { tx: pooled.tx, block: runBlock, skipHardForkValidation: true, blockGasUsed }),
+        );
+        results.push(result);
+        gasUsed += result.blockGasSpent;
+        included.push(pooled);
+      } catch (error) {
+        rejected.push({ pooled, error: error instanceof Error ? error : new Error(String(error)) });
+      }
+    }
+    const transactions = included.map((pooled) => pooled.tx);
+    const transactionsTrie = await orderedTrieRoot(
+      included.map((pooled) => pooled.serialized ?? pooled.tx.serialize()),
+      common,
+    );
+    const receiptTrie = await orderedTrieRoot(
+      results.map((result, i) => encodeReceipt(result.receipt, transactions[i]!.type)),
+      common,
+    );
+    const bloom = new Bloom(undefined, common);
+    for (const result of results) bloom.or(result.bloom);
+    const stateRoot = await this.vm.stateManager.getStateRoot();
+    // As createBlock, but with the transactions as they are (createBlock rebuilds each one).
+    const block = new Block(
+      createBlockHeader(
+        {
+          ...header,
+          stateRoot,
+          transactionsTrie,
+          withdrawalsRoot: KECCAK256_RLP,
+          receiptTrie,
+          logsBloom: bloom.bitvector,
+          gasUsed,
+          blobGasUsed: cancun ? 0n : undefined,
+        },
+        blockOpts,
+      ),
+      transactions,
+      [],
+      [],
+      blockOpts,
+    );
+    if (checkpointed) await journal.commit();
+    return block;
+  }
+
+  /** EIP-4788 as ethereumjs applies it: a no-op unless the beacon roots contract has code. */
+  private async accumulateParentBeaconBlockRoot(root: Uint8Array, timestamp: bigint): Promise<void> {
+    const state = this.vm.stateManager;
+    if ((await state.getCode(BEACON_ROOTS_ADDRESS)).length === 0) return;
+    const historicalRootsLength = BigInt(this.common.param("historicalRootsLength"));
+    const timestampIndex = timestamp % historicalRootsLength;
+    const timestampExtended = timestampIndex + historicalRootsLength;
+    await state.putStorage(BEACON_ROOTS_ADDRESS, setLengthLeft(bigIntToBytes(timestampIndex), 32), bigIntToBytes(timestamp));
+    await state.putStorage(BEACON_ROOTS_ADDRESS, setLengthLeft(bigIntToBytes(timestampExtended), 32), root);
+    await this.vm.evm.journal.cleanup();
   }
 
   /**
@@ -526,7 +665,10 @@ export class Engine {
       const tx = createTx(data, { common: this.common }).sign(key.privateKey, false);
       // We know the signer: spare the EVM a signature recovery per transaction.
       tx.cache.senderPubKey = key.publicKey;
-      return { tx, from, hash: bytesToHex(tx.hash()) };
+      // The hash is that of the serialization, which the block's transactions trie needs too.
+      const serialized = tx.serialize();
+      tx.cache.hash ??= keccak256(serialized);
+      return { tx, from, hash: bytesToHex(tx.hash()), serialized };
     }
     return this.impersonatedTransaction(data, from);
   }
@@ -600,7 +742,7 @@ export class Engine {
       if (maxFee < baseFee) {
         throw new RpcError(RpcErrorCode.ServerError, `max fee per gas ${maxFee} is below the next block's base fee ${baseFee}`);
       }
-      const expected = await this.pendingNonce(from);
+      const expected = this.nonceAfterPool(from, account.nonce);
       if (tx.nonce > expected) {
         throw new RpcError(
           RpcErrorCode.ServerError,
@@ -661,7 +803,12 @@ export class Engine {
 
   async pendingNonce(address: Address): Promise<bigint> {
     const account = await this.stateManager.getAccount(address);
-    let nonce = account?.nonce ?? 0n;
+    return this.nonceAfterPool(address, account?.nonce ?? 0n);
+  }
+
+  /** The next nonce of `address` after its pooled transactions, from its state nonce. */
+  private nonceAfterPool(address: Address, stateNonce: bigint): bigint {
+    let nonce = stateNonce;
     for (const pooled of this.pool) if (pooled.from.equals(address) && pooled.tx.nonce === nonce) nonce++;
     return nonce;
   }

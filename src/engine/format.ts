@@ -112,7 +112,7 @@ export function formatBlock(record: BlockRecord, fullTransactions: boolean): Rec
     difficulty: q(h.difficulty),
     totalDifficulty: q(0),
     extraData: hex(h.extraData),
-    size: q(record.block.serialize().length),
+    size: q(blockSize(record)),
     gasLimit: q(h.gasLimit),
     gasUsed: q(h.gasUsed),
     timestamp: q(h.timestamp),
@@ -128,4 +128,16 @@ export function formatBlock(record: BlockRecord, fullTransactions: boolean): Rec
     uncles: [],
     transactions: record.transactions.map((mined) => (fullTransactions ? formatMinedTransaction(mined) : mined.hash)),
   };
+}
+
+/** Blocks never change once mined: their encoded size is computed once. */
+const sizes = new WeakMap<BlockRecord, number>();
+
+function blockSize(record: BlockRecord): number {
+  let size = sizes.get(record);
+  if (size === undefined) {
+    size = record.block.serialize().length;
+    sizes.set(record, size);
+  }
+  return size;
 }
