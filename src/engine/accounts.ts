@@ -1,6 +1,7 @@
 import { HDNodeWallet, Mnemonic } from "ethers";
-import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { Address, bytesToHex, hexToBytes, privateToAddress } from "@ethereumjs/util";
+import { Address, bytesToHex, hexToBytes, publicToAddress } from "@ethereumjs/util";
+
+import { publicKeyOf } from "../crypto/secp256k1";
 
 /** The mnemonic every EVM devnet ships with; its keys are public. */
 export const DEFAULT_MNEMONIC = "test test test test test test test test test test test junk";
@@ -34,12 +35,13 @@ export function deriveMnemonicKeys(mnemonic: string, count: number, path = DEFAU
 export function unlockedAccount(privateKeyHex: string): UnlockedAccount {
   const privateKey = hexToBytes(privateKeyHex as `0x${string}`);
   if (privateKey.length !== 32) throw new Error(`a private key is 32 bytes, got ${privateKey.length}`);
-  const address = new Address(privateToAddress(privateKey));
+  const publicKey = publicKeyOf(privateKey, false).subarray(1);
+  const address = new Address(publicToAddress(publicKey));
   return {
     address,
     addressHex: address.toString() as `0x${string}`,
     privateKey,
     privateKeyHex: bytesToHex(privateKey) as `0x${string}`,
-    publicKey: secp256k1.getPublicKey(privateKey, false).subarray(1),
+    publicKey,
   };
 }

@@ -43,7 +43,7 @@ import {
 } from "./options";
 import { NativeEVM, nativePrecompiles } from "./precompiles";
 import { formatConsoleLog } from "./console-log";
-import { devEcsign } from "./dev-signer";
+import { ecrecover, ecsign } from "./ecdsa";
 import { keccak256, loadKeccak } from "./keccak";
 import { orderedTrieRoot } from "./block-roots";
 import { revertError, failureMessage } from "./revert";
@@ -165,9 +165,9 @@ export class Engine {
     this.common = memoizedParamsCommon(
       createCustomCommon({ name: "nativekit", chainId: options.chainId }, Mainnet, {
         hardfork: options.hardfork,
-        // Only the node's own unlocked accounts are signed with this Common (see dev-signer.ts).
-        // Keccak: tries, transactions, headers and the KECCAK256 opcode all hash through it.
-        customCrypto: { ecsign: devEcsign, keccak256 },
+        // Signing, sender recovery, ECRECOVER and every Keccak-256 (tries, transactions,
+        // headers, the KECCAK256 opcode) go through these faster implementations.
+        customCrypto: { ecsign, ecrecover, keccak256 },
       }),
     );
     this.stateManager = this.newStateManager();

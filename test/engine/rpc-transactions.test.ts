@@ -79,6 +79,24 @@ describe("standard JSON-RPC: transactions and receipts", () => {
       expect(await chain.rpc("eth_getTransactionCount", [from, "latest"])).to.equal(hexq(before + 2n));
     });
 
+    it("signs deterministically (RFC 6979): the hash is the one an ethers Wallet gives the same fields", async () => {
+      const wallet = new Wallet(mnemonicKey(6));
+      const hash = (await chain.rpc("eth_sendTransaction", [{ from: wallet.address, to, value: "0x2a", gas: "0x5208" }])) as string;
+      const sent = await transaction(hash);
+      const signed = await wallet.signTransaction({
+        type: 2,
+        chainId: BigInt(sent.chainId as string),
+        nonce: Number(sent.nonce),
+        to,
+        value: 42n,
+        gasLimit: 21000n,
+        maxFeePerGas: BigInt(sent.maxFeePerGas as string),
+        maxPriorityFeePerGas: BigInt(sent.maxPriorityFeePerGas as string),
+      });
+      expect(hash).to.equal(keccak256(signed));
+      expect({ r: sent.r, s: sent.s }).to.deep.equal({ r: Transaction.from(signed).signature!.r, s: Transaction.from(signed).signature!.s });
+    });
+
     it("ethers signer.sendTransaction works and its response waits for a receipt", async () => {
       const response = await chain.signers[2]!.sendTransaction({ to, value: 7n });
       const mined = await response.wait();

@@ -1,5 +1,6 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { publicKeyOf, recoverPublicKey as recoverSigner, signDigest } from "../../crypto/secp256k1";
 import { shortIdFromPublicKey as shortIdOfPublicKey } from "../../encoding";
 import { CodecError, SignatureError } from "./errors";
 import { TypeId } from "./type-ids";
@@ -83,7 +84,7 @@ export function shortIdFromPublicKey(publicKey: Uint8Array): Uint8Array {
 
 /** 33-byte compressed public key of a 32-byte private key. */
 export function publicKeyFromPrivateKey(privateKey: Uint8Array): Uint8Array {
-  return secp256k1.getPublicKey(requirePrivateKey(privateKey, "private key"), true);
+  return publicKeyOf(requirePrivateKey(privateKey, "private key"), true);
 }
 
 /** 20-byte short ID (address) controlled by a 32-byte private key. */
@@ -94,16 +95,11 @@ export function shortIdFromPrivateKey(privateKey: Uint8Array): Uint8Array {
 /** Sign a 32-byte hash: 65-byte recoverable signature [r || s || v] (deterministic, low s). */
 export function signHash(hash: Uint8Array, privateKey: Uint8Array): Uint8Array {
   requireBytes(hash, "hash", 32);
-  const recovered = secp256k1.sign(hash, requirePrivateKey(privateKey, "private key"), {
-    prehash: false,
-    lowS: true,
-    format: "recovered",
-    extraEntropy: false,
-  });
-  // noble's "recovered" layout is [v || r || s]; the node's is [r || s || v].
+  const { r, s, recovery } = signDigest(hash, requirePrivateKey(privateKey, "private key"));
   const signature = new Uint8Array(SIGNATURE_LENGTH);
-  signature.set(recovered.subarray(1, 65), 0);
-  signature[64] = recovered[0]!;
+  signature.set(r, 0);
+  signature.set(s, 32);
+  signature[64] = recovery;
   return signature;
 }
 
@@ -125,11 +121,8 @@ export function recoverPublicKey(hash: Uint8Array, signature: Uint8Array): Uint8
     throw new SignatureError(`signature recovery byte is ${v}, expected 0 or 1 (at most 3)`, v <= 7 ? "wasn't expecting a compressed key" : "invalid signature");
   }
   if (r === 0n || r >= SECP256K1_N || s === 0n) throw new SignatureError("signature r or s is out of range", "invalid signature");
-  const recovered = new Uint8Array(SIGNATURE_LENGTH);
-  recovered[0] = v;
-  recovered.set(signature.subarray(0, 64), 1);
   try {
-    return secp256k1.recoverPublicKey(recovered, hash, { prehash: false });
+    return recoverSigner(hash, signature.subarray(0, 64), v, true);
   } catch (error) {
     throw new SignatureError(`cannot recover a public key from the signature (${error instanceof Error ? error.message : String(error)})`, "invalid signature");
   }
