@@ -3,7 +3,8 @@
  * one run, over the same HTTP transport and the same client.
  *
  *   start-up            spawn -> first answered eth_chainId (median of --startups samples)
- *   transfers/s         ERC-20 transfers with automine, sent and waited for one at a time
+ *   transfers/s         ERC-20 transfers with automine, sent and waited for one at a time, in
+ *                       rounds that alternate the peers (both running) so load swings hit both
  *   deposit+withdraw/s  nativekit only: wrap and unwrap a native asset through the precompile
  *
  * Progress goes to stderr; the table (or, with --json, the figures as JSON) to stdout.
@@ -13,8 +14,8 @@
 import * as os from "node:os";
 import { parseArgs } from "node:util";
 
-import { type PeerName, type PeerSpec, hardhatPeer, nativekitPeer, startPeer, stopAll } from "./peers";
-import { type RoundTripResult, type TransferResult, runRoundTrips, runTransfers } from "./scenarios";
+import { type PeerName, type PeerProcess, type PeerSpec, hardhatPeer, nativekitPeer, startPeer, stopAll } from "./peers";
+import { type RoundTripResult, type TransferResult, TransferWorkload, runRoundTrips } from "./scenarios";
 
 const USAGE = `Usage: npm run bench -- [options]
 
@@ -22,6 +23,7 @@ Measures nativekit node against hardhat node (EDR) over JSON-RPC/HTTP.
 
 Options:
   --transfers <n>     timed ERC-20 transfers per peer (default 1000)
+  --rounds <n>        split them into n rounds that alternate the peers (default 5)
   --warmup <n>        untimed transfers first, warming both peer and client (default 200;
                       round trips use half as many)
   --roundtrips <n>    timed deposit+withdraw round trips on nativekit (default 300)
@@ -40,6 +42,7 @@ const GOALS = {
 
 interface Options {
   transfers: number;
+  rounds: number;
   warmup: number;
   roundTrips: number;
   startups: number;
@@ -52,6 +55,7 @@ function parseOptions(argv: string[]): Options | "help" {
     allowPositionals: true,
     options: {
       transfers: { type: "string" },
+      rounds: { type: "string" },
       warmup: { type: "string" },
       roundtrips: { type: "string" },
       startups: { type: "string" },
@@ -68,8 +72,12 @@ function parseOptions(argv: string[]): Options | "help" {
     }
     return Number(raw);
   };
+  const transfers = count("transfers", values.transfers, 1000, 1);
+  const rounds = count("rounds", values.rounds, 5, 1);
+  if (rounds > transfers) throw new UsageError(`--rounds ${rounds} is more than --transfers ${transfers}: each round needs at least one transfer`);
   return {
-    transfers: count("transfers", values.transfers, 1000, 1),
+    transfers,
+    rounds,
     warmup: count("warmup", values.warmup, 200, 0),
     roundTrips: count("roundtrips", values.roundtrips, 300, 1),
     startups: count("startups", values.startups, 3, 1),
@@ -95,33 +103,67 @@ const median = (xs: number[]): number => {
 
 const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-async function measure(options: Options): Promise<Record<PeerName, PeerFigures>> {
+/** One round of the interleaved transfer measurement. */
+interface TransferRound {
+  order: PeerName[];
+  perSecond: Record<PeerName, number>;
+  /** nativekit / hardhat in this round. */
+  ratio: number;
+}
+
+async function measure(options: Options): Promise<{ peers: Record<PeerName, PeerFigures>; rounds: TransferRound[] }> {
   const specs: Record<PeerName, PeerSpec> = { nativekit: nativekitPeer(), hardhat: hardhatPeer() };
   const samples: Record<PeerName, number[]> = { nativekit: [], hardhat: [] };
+  const running: Partial<Record<PeerName, PeerProcess>> = {};
   const figures: Partial<Record<PeerName, Pick<PeerFigures, "transfers" | "roundTrips">>> = {};
+  const rounds: TransferRound[] = [];
 
-  for (let round = 0; round < options.startups; round++) {
-    // Alternate the order so neither peer always starts on the warmer disk cache.
-    const order: PeerName[] = round % 2 === 0 ? ["nativekit", "hardhat"] : ["hardhat", "nativekit"];
-    const last = round === options.startups - 1;
-    for (const name of order) {
-      const { peer, startupMs } = await startPeer(specs[name]);
-      try {
+  try {
+    for (let round = 0; round < options.startups; round++) {
+      // Alternate the order so neither peer always starts on the warmer disk cache.
+      const order: PeerName[] = round % 2 === 0 ? ["nativekit", "hardhat"] : ["hardhat", "nativekit"];
+      const last = round === options.startups - 1;
+      for (const name of order) {
+        const { peer, startupMs } = await startPeer(specs[name]);
         samples[name].push(startupMs);
         progress(`${name}: start-up ${(startupMs / 1000).toFixed(2)} s (pid ${peer.pid}, sample ${round + 1}/${options.startups})`);
-        if (!last) continue;
-        const transfers = await runTransfers(peer.client, options.transfers, options.warmup);
-        progress(`${name}: ${transfers.perSecond.toFixed(1)} transfers/s (${transfers.transfers} in ${transfers.seconds.toFixed(2)} s; verified)`);
-        figures[name] = { transfers };
-        if (name === "nativekit") {
-          const roundTrips = await runRoundTrips(peer.client, options.roundTrips, Math.ceil(options.warmup / 2));
-          progress(`${name}: ${roundTrips.perSecond.toFixed(1)} deposit+withdraw round trips/s (${roundTrips.roundTrips} in ${roundTrips.seconds.toFixed(2)} s; verified)`);
-          figures[name].roundTrips = roundTrips;
-        }
-      } finally {
-        await peer.stop();
+        // The last pair stays up for the throughput measurements.
+        if (last) running[name] = peer;
+        else await peer.stop();
       }
     }
+    const nativekit = running.nativekit!;
+    const hardhat = running.hardhat!;
+
+    // Both peers are up; each is driven only while the other waits, one round at a time, so a
+    // change in the machine's load lands on both instead of on whichever ran second.
+    const workloads: Record<PeerName, TransferWorkload> = {
+      nativekit: await TransferWorkload.prepare(nativekit.client, options.warmup, options.transfers),
+      hardhat: await TransferWorkload.prepare(hardhat.client, options.warmup, options.transfers),
+    };
+    for (let r = 0; r < options.rounds; r++) {
+      const size = Math.floor(((r + 1) * options.transfers) / options.rounds) - Math.floor((r * options.transfers) / options.rounds);
+      const order: PeerName[] = r % 2 === 0 ? ["nativekit", "hardhat"] : ["hardhat", "nativekit"];
+      const perSecond = {} as Record<PeerName, number>;
+      for (const name of order) perSecond[name] = size / (await workloads[name].runBatch(size));
+      const ratio = perSecond.nativekit / perSecond.hardhat;
+      rounds.push({ order, perSecond, ratio });
+      progress(
+        `transfers round ${r + 1}/${options.rounds} (${size} each, ${order[0]} first): nativekit ${perSecond.nativekit.toFixed(1)}/s, ` +
+          `hardhat ${perSecond.hardhat.toFixed(1)}/s, ratio ${ratio.toFixed(2)}`,
+      );
+    }
+    for (const name of ["nativekit", "hardhat"] as const) {
+      const transfers = await workloads[name].finish();
+      progress(`${name}: ${transfers.perSecond.toFixed(1)} transfers/s (${transfers.transfers} in ${transfers.seconds.toFixed(2)} s; verified)`);
+      figures[name] = { transfers };
+    }
+    await hardhat.stop();
+    const roundTrips = await runRoundTrips(nativekit.client, options.roundTrips, Math.ceil(options.warmup / 2));
+    progress(`nativekit: ${roundTrips.perSecond.toFixed(1)} deposit+withdraw round trips/s (${roundTrips.roundTrips} in ${roundTrips.seconds.toFixed(2)} s; verified)`);
+    figures.nativekit!.roundTrips = roundTrips;
+  } finally {
+    for (const peer of Object.values(running)) await peer.stop();
   }
 
   const out = {} as Record<PeerName, PeerFigures>;
@@ -133,7 +175,7 @@ async function measure(options: Options): Promise<Record<PeerName, PeerFigures>>
       ...figures[name],
     };
   }
-  return out;
+  return { peers: out, rounds };
 }
 
 interface Report {
@@ -141,7 +183,16 @@ interface Report {
   options: Options;
   peers: Record<PeerName, PeerFigures>;
   startup: { nativekitSeconds: number; hardhatSeconds: number; ratio: number; goal: string; ok: boolean };
-  transfers: { nativekitPerSecond: number; hardhatPerSecond: number; ratio: number; goal: string; ok: boolean };
+  transfers: {
+    nativekitPerSecond: number;
+    hardhatPerSecond: number;
+    ratio: number;
+    goal: string;
+    ok: boolean;
+    /** Per-round ratios (the peers alternate); their spread shows how steady the machine was. */
+    rounds: TransferRound[];
+    roundRatios: { median: number; min: number; max: number };
+  };
   /** The demo's whole cross-chain journey on the embedded node (no peer has these chains). */
   journey: { samplesMs: number[]; medianMs: number };
   roundTrips: {
@@ -165,7 +216,7 @@ async function measureJourney(samples: number): Promise<Report["journey"]> {
   return { samplesMs: times, medianMs: median(times) };
 }
 
-function buildReport(options: Options, peers: Record<PeerName, PeerFigures>, journey: Report["journey"]): Report {
+function buildReport(options: Options, peers: Record<PeerName, PeerFigures>, rounds: TransferRound[], journey: Report["journey"]): Report {
   const nk = peers.nativekit;
   const hh = peers.hardhat;
   const startupRatio = nk.startupMedianMs / hh.startupMedianMs;
@@ -190,6 +241,8 @@ function buildReport(options: Options, peers: Record<PeerName, PeerFigures>, jou
       ratio: nkTps / hhTps,
       goal: `>= ${GOALS.transferRatioMin}`,
       ok: nkTps / hhTps >= GOALS.transferRatioMin,
+      rounds,
+      roundRatios: { median: median(rounds.map((r) => r.ratio)), min: Math.min(...rounds.map((r) => r.ratio)), max: Math.max(...rounds.map((r) => r.ratio)) },
     },
     roundTrips: { nativekitPerSecond: rt, ratioToNativekitTransfers: rt / nkTps, ratioToHardhatTransfers: rt / hhTps },
     journey,
@@ -207,11 +260,13 @@ function printTable(r: Report): void {
     `  nativekit: ${nk.description}`,
     `  hardhat:   ${hh.description}`,
     `  transport: JSON-RPC over HTTP/1.1, one keep-alive connection, one request in flight (same client for both)`,
+    `  transfers: both peers up, driven in turn, ${r.options.rounds} rounds alternating which goes first; the ratio is of the totals`,
     "",
     `start-up            nativekit ${r.startup.nativekitSeconds.toFixed(2)} s    hardhat ${r.startup.hardhatSeconds.toFixed(2)} s    ` +
       `ratio ${r.startup.ratio.toFixed(2)} (goal ${r.startup.goal}) ${verdict(r.startup.ok)}`,
     `transfers/s         nativekit ${r.transfers.nativekitPerSecond.toFixed(1)}    hardhat ${r.transfers.hardhatPerSecond.toFixed(1)}    ` +
-      `ratio ${r.transfers.ratio.toFixed(2)} (goal ${r.transfers.goal}) ${verdict(r.transfers.ok)}`,
+      `ratio ${r.transfers.ratio.toFixed(2)} (goal ${r.transfers.goal}) ${verdict(r.transfers.ok)}; ` +
+      `${r.transfers.rounds.length} alternating rounds, ratio median ${r.transfers.roundRatios.median.toFixed(2)} (${r.transfers.roundRatios.min.toFixed(2)}–${r.transfers.roundRatios.max.toFixed(2)})`,
     `deposit+withdraw/s  nativekit ${r.roundTrips.nativekitPerSecond.toFixed(1)} round trips (${(2 * r.roundTrips.nativekitPerSecond).toFixed(1)} tx/s)    ` +
       `ratio ${r.roundTrips.ratioToNativekitTransfers.toFixed(2)} of nativekit transfers/s, ` +
       `${r.roundTrips.ratioToHardhatTransfers.toFixed(2)} of EDR transfers/s (2 tx per round trip: 0.5 = same cost per tx)`,
@@ -254,9 +309,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const started = Date.now();
-  const peers = await measure(options);
+  const { peers, rounds } = await measure(options);
   const journey = await measureJourney(3);
-  const report = buildReport(options, peers, journey);
+  const report = buildReport(options, peers, rounds, journey);
   progress(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (options.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
   else printTable(report);

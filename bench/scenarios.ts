@@ -111,65 +111,103 @@ export interface TransferResult {
   perSecond: number;
   latency: LatencyStats;
   extraReceiptPolls: number;
+  /** Each timed batch, in the order it ran: how many transfers, in how many seconds. */
+  batches: { transfers: number; seconds: number }[];
   /** What was checked after the run. */
   verified: string;
 }
 
 /**
- * Deploys BenchToken, then `warmup` untimed and `count` timed transfers of 1 unit from
- * ACCOUNT0 to distinct fresh recipients, each sent and waited for before the next.
+ * ERC-20 transfers on one peer: BenchToken deployed once, then transfers of 1 unit from
+ * ACCOUNT0 to distinct fresh recipients, each sent and waited for before the next. The timed
+ * transfers can run in several batches, so the benchmark can interleave the peers.
  */
-export async function runTransfers(client: JsonRpcHttpClient, count: number, warmup: number): Promise<TransferResult> {
-  await checkAccount0(client);
-  const artifact = loadArtifact("contracts/test/BenchToken.sol/BenchToken.json");
-  const token = new Interface(artifact.abi);
-  const sender = new Sender(client);
-  const supply = 10n ** 27n;
-  const address = await sender.deploy(artifact, [supply], "BenchToken deployment");
+export class TransferWorkload {
+  private readonly sender: Sender;
+  private readonly token: Interface;
+  private readonly recipients: string[];
+  private readonly calls: string[];
+  private next = 0;
+  private readonly latencies: number[] = [];
+  private readonly batches: { transfers: number; seconds: number }[] = [];
+  private readonly supply: bigint;
 
-  const total = warmup + count;
-  const recipients = Array.from({ length: total }, (_, i) => "0xbe" + (i + 1).toString(16).padStart(38, "0"));
-  const calls = recipients.map((r) => token.encodeFunctionData("transfer", [r, 1n]));
+  private constructor(
+    private readonly client: JsonRpcHttpClient,
+    private readonly address: string,
+    token: Interface,
+    supply: bigint,
+    private readonly warmup: number,
+    total: number,
+  ) {
+    this.sender = new Sender(client);
+    this.token = token;
+    this.supply = supply;
+    this.recipients = Array.from({ length: total }, (_, i) => "0xbe" + (i + 1).toString(16).padStart(38, "0"));
+    this.calls = this.recipients.map((r) => token.encodeFunctionData("transfer", [r, 1n]));
+  }
 
-  const transfer = async (i: number): Promise<void> => {
-    const receipt = await sender.send({ to: address, data: calls[i]!, gas: TRANSFER_GAS }, `transfer #${i}`);
-    if (receipt.logs.length !== 1 || receipt.logs[0]!.address.toLowerCase() !== address.toLowerCase()) {
+  /** Deploys the token and runs the `warmup` untimed transfers; `timed` more can follow. */
+  static async prepare(client: JsonRpcHttpClient, warmup: number, timed: number): Promise<TransferWorkload> {
+    await checkAccount0(client);
+    const artifact = loadArtifact("contracts/test/BenchToken.sol/BenchToken.json");
+    const supply = 10n ** 27n;
+    const address = await new Sender(client).deploy(artifact, [supply], "BenchToken deployment");
+    const workload = new TransferWorkload(client, address, new Interface(artifact.abi), supply, warmup, warmup + timed);
+    for (let i = 0; i < warmup; i++) await workload.transfer();
+    workload.sender.extraReceiptPolls = 0;
+    return workload;
+  }
+
+  private async transfer(): Promise<void> {
+    const i = this.next++;
+    const call = this.calls[i];
+    if (call === undefined) throw new Error(`transfer #${i}: the workload was prepared for ${this.calls.length} transfers`);
+    const receipt = await this.sender.send({ to: this.address, data: call, gas: TRANSFER_GAS }, `transfer #${i}`);
+    if (receipt.logs.length !== 1 || receipt.logs[0]!.address.toLowerCase() !== this.address.toLowerCase()) {
       throw new Error(`transfer #${i}: expected one Transfer log from the token, got ${JSON.stringify(receipt.logs)}`);
     }
-  };
-
-  for (let i = 0; i < warmup; i++) await transfer(i);
-  sender.extraReceiptPolls = 0;
-  const latencies: number[] = [];
-  const started = performance.now();
-  for (let i = warmup; i < total; i++) {
-    const t0 = performance.now();
-    await transfer(i);
-    latencies.push(performance.now() - t0);
-  }
-  const seconds = (performance.now() - started) / 1000;
-
-  // Correctness: every recipient holds exactly 1, the sender the rest.
-  const balanceOf = async (who: string): Promise<bigint> =>
-    BigInt(await client.call<string>("eth_call", [{ to: address, data: token.encodeFunctionData("balanceOf", [who]) }, "latest"]));
-  for (let i = 0; i < total; i++) {
-    const b = await balanceOf(recipients[i]!);
-    if (b !== 1n) throw new Error(`verification failed: recipient #${i} ${recipients[i]} holds ${b}, expected 1`);
-  }
-  const rest = await balanceOf(ACCOUNT0);
-  if (rest !== supply - BigInt(total)) {
-    throw new Error(`verification failed: the sender holds ${rest}, expected ${supply - BigInt(total)}`);
   }
 
-  return {
-    transfers: count,
-    warmup,
-    seconds,
-    perSecond: count / seconds,
-    latency: latencyStats(latencies),
-    extraReceiptPolls: sender.extraReceiptPolls,
-    verified: `${total} recipients hold 1 token each, sender holds supply - ${total}`,
-  };
+  /** Runs `count` timed transfers; returns their wall time in seconds. */
+  async runBatch(count: number): Promise<number> {
+    const started = performance.now();
+    for (let k = 0; k < count; k++) {
+      const t0 = performance.now();
+      await this.transfer();
+      this.latencies.push(performance.now() - t0);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    this.batches.push({ transfers: count, seconds });
+    return seconds;
+  }
+
+  /** Checks that every recipient so far holds exactly 1 and the sender the rest; sums up the batches. */
+  async finish(): Promise<TransferResult> {
+    const balanceOf = async (who: string): Promise<bigint> =>
+      BigInt(await this.client.call<string>("eth_call", [{ to: this.address, data: this.token.encodeFunctionData("balanceOf", [who]) }, "latest"]));
+    const done = this.next;
+    for (let i = 0; i < done; i++) {
+      const b = await balanceOf(this.recipients[i]!);
+      if (b !== 1n) throw new Error(`verification failed: recipient #${i} ${this.recipients[i]} holds ${b}, expected 1`);
+    }
+    const rest = await balanceOf(ACCOUNT0);
+    if (rest !== this.supply - BigInt(done)) {
+      throw new Error(`verification failed: the sender holds ${rest}, expected ${this.supply - BigInt(done)}`);
+    }
+    const transfers = this.batches.reduce((n, b) => n + b.transfers, 0);
+    const seconds = this.batches.reduce((t, b) => t + b.seconds, 0);
+    return {
+      transfers,
+      warmup: this.warmup,
+      seconds,
+      perSecond: transfers / seconds,
+      latency: latencyStats(this.latencies),
+      extraReceiptPolls: this.sender.extraReceiptPolls,
+      batches: [...this.batches],
+      verified: `${done} recipients hold 1 token each, sender holds supply - ${done}`,
+    };
+  }
 }
 
 export interface RoundTripResult {

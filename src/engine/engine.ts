@@ -112,10 +112,33 @@ interface PooledTransaction {
   serialized?: Uint8Array;
 }
 
+interface MineOptions {
+  timestamp?: bigint;
+  transactions?: PooledTransaction[];
+  atomic?: AtomicOperation[];
+}
+
+/** A block whose transactions have run. */
+interface ExecutedBlock {
+  included: PooledTransaction[];
+  results: RunTxResult[];
+  rejected: { pooled: PooledTransaction; error: Error }[];
+  /** The block's record, once its roots are computed and it is on the chain. */
+  sealed: Promise<BlockRecord>;
+}
+
+/** What sealing needs from running a block's transactions. */
+interface BlockRun {
+  header: HeaderData & { excessBlobGas?: bigint };
+  gasUsed: bigint;
+  checkpointed: boolean;
+  cancun: boolean;
+}
+
 const ZERO32 = new Uint8Array(32);
 const BEACON_ROOTS_ADDRESS = createAddressFromString("0x000F3df6D732807Ef1319fB7B8bB8522d0Beac02");
 
-/** Rules with block-level effects that `Engine.assembleBlock` does not apply (Prague and later). */
+/** Rules with block-level effects the lean block assembly does not apply (Prague and later). */
 const LEAN_PATH_UNKNOWN_EIPS = [2935, 7002, 7251, 7594, 7685, 7843, 7928, 8037];
 
 /** The header fields the engine chooses for a new block (the rest follow from its content). */
@@ -156,6 +179,10 @@ export class Engine {
   private snapshots = new Map<number, EngineSnapshot>();
   private nextSnapshotId = 1;
   private queue: Promise<unknown> = Promise.resolve();
+  /** A block being sealed after its operation answered (see `executeBlock`); the queue waits for it. */
+  private sealing: Promise<void> | undefined;
+  /** Set if sealing a block ever failed: the chain would miss a block, so nothing more runs. */
+  private fault: Error | undefined;
   private readonly blockListeners = new Set<(record: BlockRecord) => void>();
   private nextPrevRandao: Uint8Array | undefined;
 
@@ -321,8 +348,20 @@ export class Engine {
 
   /** Runs operations one at a time: the EVM state is shared and every step awaits. */
   serialize<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(work, work);
-    this.queue = run.catch(() => undefined);
+    const guarded = () => {
+      if (this.fault !== undefined) {
+        throw new RpcError(RpcErrorCode.InternalError, `the simulator stopped after an internal error: ${this.fault.message}`);
+      }
+      return work();
+    };
+    const run = this.queue.then(guarded, guarded);
+    // The next operation also waits for a block this one left sealing.
+    const settle = () => {
+      const sealing = this.sealing;
+      this.sealing = undefined;
+      return sealing;
+    };
+    this.queue = run.then(settle, settle);
     return run;
   }
 
@@ -391,10 +430,21 @@ export class Engine {
    * Mines one block with the given transactions (or the pool's), at an optional timestamp.
    * Invalid transactions are left out and reported; the rest are mined in order.
    */
-  async mineBlock(opts: { timestamp?: bigint; transactions?: PooledTransaction[]; atomic?: AtomicOperation[] } = {}): Promise<{
+  async mineBlock(opts: MineOptions = {}): Promise<{
     record: BlockRecord;
     rejected: { pooled: PooledTransaction; error: Error }[];
   }> {
+    const executed = await this.executeBlock(opts, false);
+    return { record: await executed.sealed, rejected: executed.rejected };
+  }
+
+  /**
+   * Runs the next block's transactions; `sealed` then resolves once the block's roots are
+   * computed and it is on the chain. With `sealLater`, sealing starts only on the next turn of
+   * the event loop, so a caller can answer its client first: callers that pass it must run
+   * inside `serialize`, which holds back the next operation until the block is sealed.
+   */
+  private async executeBlock(opts: MineOptions, sealLater: boolean): Promise<ExecutedBlock> {
     const parent = this.head;
     const timestamp = opts.timestamp ?? this.nextBlockTimestamp();
     if (opts.timestamp !== undefined) this.timeOffset = Number(timestamp) - Math.floor(Date.now() / 1000);
@@ -418,13 +468,30 @@ export class Engine {
     const included: PooledTransaction[] = [];
     const results: RunTxResult[] = [];
     const rejected: { pooled: PooledTransaction; error: Error }[] = [];
-    const block = this.canAssembleBlocks
-      ? await this.assembleBlock(parent.block, headerData, candidates, included, results, rejected)
-      : await this.buildWithBlockBuilder(parent.block, headerData, candidates, included, results, rejected);
-    const record = this.record(block, included, results, opts.atomic ?? []);
-    this.chain.append(record);
-    for (const listener of this.blockListeners) listener(record);
-    return { record, rejected };
+    const finish = (block: Block): BlockRecord => {
+      const record = this.record(block, included, results, opts.atomic ?? []);
+      this.chain.append(record);
+      for (const listener of this.blockListeners) listener(record);
+      return record;
+    };
+    if (!this.canAssembleBlocks) {
+      const block = await this.buildWithBlockBuilder(parent.block, headerData, candidates, included, results, rejected);
+      return { included, results, rejected, sealed: Promise.resolve(finish(block)) };
+    }
+    const run = await this.runBlockTransactions(parent.block, headerData, candidates, included, results, rejected);
+    const seal = async () => finish(await this.sealBlock(run, included, results));
+    if (!sealLater) return { included, results, rejected, sealed: seal() };
+    const sealed = new Promise<void>((resolve) => setImmediate(resolve)).then(seal);
+    this.sealing = sealed.then(
+      () => undefined,
+      (error: unknown) => {
+        // Nothing in sealing is expected to fail; if it does, the block is lost, so stop here
+        // instead of serving a chain that misses it.
+        this.fault = error instanceof Error ? error : new Error(String(error));
+        this.options.log(`internal error: block ${headerData.number} could not be sealed (${this.fault.message}); the simulator must be restarted`);
+      },
+    );
+    return { included, results, rejected, sealed };
   }
 
   /** ethereumjs' BlockBuilder, for rule sets the lean path below does not know. */
@@ -458,16 +525,17 @@ export class Engine {
    * no requests), step for step, without its per-transaction costs: one
    * header-only block serves every transaction (runTx reads only the header, and takes the gas
    * used so far as an option), the tries' roots are computed directly for one transaction, and
-   * the final block is constructed once.
+   * the final block is constructed once. This half runs the transactions; `sealBlock` computes
+   * the roots and builds the block.
    */
-  private async assembleBlock(
+  private async runBlockTransactions(
     parentBlock: Block,
     headerData: HeaderData,
     candidates: PooledTransaction[],
     included: PooledTransaction[],
     results: RunTxResult[],
     rejected: { pooled: PooledTransaction; error: Error }[],
-  ): Promise<Block> {
+  ): Promise<BlockRun> {
     const common = this.common;
     const blockOpts = { setHardfork: false, common };
     const cancun = common.isActivatedEIP(4844);
@@ -501,6 +569,15 @@ export class Engine {
         rejected.push({ pooled, error: error instanceof Error ? error : new Error(String(error)) });
       }
     }
+    return { header, gasUsed, checkpointed, cancun };
+  }
+
+  /** The second half of the lean block assembly: roots, bloom, header, and the journal's commit. */
+  private async sealBlock(run: BlockRun, included: PooledTransaction[], results: RunTxResult[]): Promise<Block> {
+    const { header, gasUsed, checkpointed, cancun } = run;
+    const common = this.common;
+    const blockOpts = { setHardfork: false, common };
+    const journal = this.vm.evm.journal;
     const transactions = included.map((pooled) => pooled.tx);
     const transactionsTrie = await orderedTrieRoot(
       included.map((pooled) => pooled.serialized ?? pooled.tx.serialize()),
@@ -752,20 +829,27 @@ export class Engine {
     }
   }
 
-  /** Accepts a transaction: mines it at once with automine, else pools it. Returns its hash. */
-  async submit(pooled: PooledTransaction): Promise<string> {
+  /**
+   * Accepts a transaction: mines it at once with automine, else pools it. Returns its hash once
+   * it has run. With `sealLater` (only inside `serialize`), its block is sealed after the
+   * caller answered: the outcome is known once the transaction has run, and the next operation
+   * waits for the seal anyway.
+   */
+  async submit(pooled: PooledTransaction, opts: { sealLater?: boolean } = {}): Promise<string> {
     await this.validateForPool(pooled);
     if (!this.automine) {
       this.pool.push(pooled);
       return pooled.hash;
     }
-    const { record, rejected } = await this.mineBlock({ transactions: [pooled] });
-    if (rejected.length > 0) {
-      throw new RpcError(RpcErrorCode.ServerError, `transaction rejected: ${cleanVmMessage(rejected[0]!.error.message)}`);
+    const executed = await this.executeBlock({ transactions: [pooled] }, opts.sealLater === true);
+    if (opts.sealLater !== true) await executed.sealed;
+    if (executed.rejected.length > 0) {
+      throw new RpcError(RpcErrorCode.ServerError, `transaction rejected: ${cleanVmMessage(executed.rejected[0]!.error.message)}`);
     }
-    const mined = record.transactions[0]!;
-    if (this.options.throwOnTransactionFailures && mined.receipt.status === 0) {
-      throw revertError(mined.receipt.evmError ?? "revert", mined.receipt.returnData, mined.hash);
+    const { execResult } = executed.results[0]!;
+    const error = execResult.exceptionError;
+    if (this.options.throwOnTransactionFailures && error !== undefined) {
+      throw revertError(error.error, execResult.returnValue, pooled.hash);
     }
     return pooled.hash;
   }

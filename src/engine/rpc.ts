@@ -142,13 +142,13 @@ export class RpcMethods {
     );
     this.on("eth_sendTransaction", 1, 1, async ([t]) => {
       const pooled = await e.prepareTransaction(p.transactionRequest(t));
-      const hash = await e.submit(pooled);
+      const hash = await e.submit(pooled, { sealLater: true });
       this.notePending(hash);
       return hash;
     });
     this.on("eth_sendRawTransaction", 1, 1, async ([raw]) => {
       const pooled = await e.decodeRawTransaction(p.data(raw, "transaction"));
-      const hash = await e.submit(pooled);
+      const hash = await e.submit(pooled, { sealLater: true });
       this.notePending(hash);
       return hash;
     });
