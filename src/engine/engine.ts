@@ -189,7 +189,7 @@ export class Engine {
   private constructor(options: ResolvedEngineOptions) {
     this.options = options;
     this.automine = options.automine;
-    this.common = memoizedParamsCommon(
+    this.common = withCheapLookups(
       createCustomCommon({ name: "nativekit", chainId: options.chainId }, Mainnet, {
         hardfork: options.hardfork,
         // Signing, sender recovery, ECRECOVER and every Keccak-256 (tries, transactions,
@@ -1135,18 +1135,33 @@ export class Engine {
 }
 
 /**
+ * Two lookups ethereumjs repeats on its Common, made cheap on our own instance.
+ *
  * ethereumjs merges its parameter tables into the Common again for every transaction and block
  * header it constructs (a deep JSON copy each time); they never change here, so merge them once
  * and make later merges of the same tables free. The override is an own property without
  * binding, so the shallow copies block headers make of the Common keep it and act on themselves.
  */
-function memoizedParamsCommon(common: Common): Common {
+export function withCheapLookups(common: Common): Common {
   const tables = [paramsTx, paramsBlock, paramsEVM, paramsVM];
   for (const params of tables) common.updateParams(params);
   const merged = new Set<object>(tables);
   const original = Object.getPrototypeOf(common).updateParams as Common["updateParams"];
   common.updateParams = function (this: Common, params) {
     if (!merged.has(params)) original.call(this, params);
+  };
+  // The interpreter asks isActivatedEIP several times per opcode, and ethereumjs answers with
+  // a linear search of the active EIP list; a set per list answers the same in constant time.
+  // The list is replaced (never changed in place) when the hardfork or EIPs change.
+  const setOf = new WeakMap<readonly number[], Set<number>>();
+  common.isActivatedEIP = function (this: Common, eip: number): boolean {
+    const list = (this as unknown as { _activatedEIPsCache: readonly number[] })._activatedEIPsCache;
+    let set = setOf.get(list);
+    if (set === undefined) {
+      set = new Set(list);
+      setOf.set(list, set);
+    }
+    return set.has(eip);
   };
   return common;
 }

@@ -1,0 +1,30 @@
+import { expect } from "chai";
+import { Common, Hardfork, Mainnet, createCustomCommon } from "@ethereumjs/common";
+
+import { withCheapLookups } from "../../src/engine/engine";
+
+const reference = Common.prototype.isActivatedEIP;
+const everyEip = Array.from({ length: 8200 }, (_, i) => i);
+const active = (common: Common, check: (eip: number) => boolean) => everyEip.filter((eip) => check.call(common, eip));
+
+describe("the engine's Common: cheap isActivatedEIP", () => {
+  it("answers exactly as ethereumjs for every EIP number, on each hardfork and after switching", () => {
+    const common = withCheapLookups(createCustomCommon({ name: "t", chainId: 43112 }, Mainnet, { hardfork: Hardfork.Shanghai }));
+    for (const hardfork of [Hardfork.Shanghai, Hardfork.Cancun, Hardfork.London, Hardfork.Cancun]) {
+      common.setHardfork(hardfork);
+      expect(active(common, common.isActivatedEIP), hardfork).to.deep.equal(active(common, reference));
+    }
+    expect(common.isActivatedEIP(4844)).to.equal(true);
+  });
+
+  it("follows EIPs switched on later, and its copies act on their own hardfork", () => {
+    const common = withCheapLookups(createCustomCommon({ name: "t", chainId: 43112 }, Mainnet, { hardfork: Hardfork.Cancun }));
+    const copy = common.copy();
+    copy.setHardfork(Hardfork.London);
+    expect(copy.isActivatedEIP(4844)).to.equal(false);
+    expect(common.isActivatedEIP(4844)).to.equal(true);
+    common.setEIPs([7702]);
+    expect(common.isActivatedEIP(7702)).to.equal(true);
+    expect(active(common, common.isActivatedEIP)).to.deep.equal(active(common, reference));
+  });
+});
