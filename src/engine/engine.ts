@@ -1154,14 +1154,20 @@ export function withCheapLookups(common: Common): Common {
   // a linear search of the active EIP list; a set per list answers the same in constant time.
   // The list is replaced (never changed in place) when the hardfork or EIPs change.
   const setOf = new WeakMap<readonly number[], Set<number>>();
+  let lastList: readonly number[] | undefined;
+  let lastSet = new Set<number>();
   common.isActivatedEIP = function (this: Common, eip: number): boolean {
     const list = (this as unknown as { _activatedEIPsCache: readonly number[] })._activatedEIPsCache;
-    let set = setOf.get(list);
-    if (set === undefined) {
-      set = new Set(list);
-      setOf.set(list, set);
+    if (list !== lastList) {
+      let set = setOf.get(list);
+      if (set === undefined) {
+        set = new Set(list);
+        setOf.set(list, set);
+      }
+      lastList = list;
+      lastSet = set;
     }
-    return set.has(eip);
+    return lastSet.has(eip);
   };
   return common;
 }
