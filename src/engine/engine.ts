@@ -589,6 +589,9 @@ export class Engine {
     );
     const bloom = new Bloom(undefined, common);
     for (const result of results) bloom.or(result.bloom);
+    // Committing the block's checkpoint first writes the state to the tries directly, instead of
+    // through a checkpoint layer that would copy every node it touched once more on commit.
+    if (checkpointed) await journal.commit();
     const stateRoot = await this.vm.stateManager.getStateRoot();
     // As createBlock, but with the transactions as they are (createBlock rebuilds each one).
     const block = new Block(
@@ -610,7 +613,6 @@ export class Engine {
       [],
       blockOpts,
     );
-    if (checkpointed) await journal.commit();
     return block;
   }
 
