@@ -24,7 +24,7 @@ Measures nativekit node against hardhat node (EDR) over JSON-RPC/HTTP.
 Options:
   --transfers <n>     timed ERC-20 transfers per peer (default 1000)
   --rounds <n>        split them into n rounds that alternate the peers (default 5)
-  --warmup <n>        untimed transfers first, warming both peer and client (default 200;
+  --warmup <n>        untimed transfers first, warming both peer and client (default 500;
                       round trips use half as many)
   --roundtrips <n>    timed deposit+withdraw round trips on nativekit (default 300)
   --startups <n>      start-up samples per peer, the median is reported (default 3)
@@ -78,7 +78,7 @@ function parseOptions(argv: string[]): Options | "help" {
   return {
     transfers,
     rounds,
-    warmup: count("warmup", values.warmup, 200, 0),
+    warmup: count("warmup", values.warmup, 500, 0),
     roundTrips: count("roundtrips", values.roundtrips, 300, 1),
     startups: count("startups", values.startups, 3, 1),
     json: values.json === true,

@@ -1,0 +1,48 @@
+import { expect } from "chai";
+
+import { JsonRpcHttpClient } from "../../bench/rpc-client";
+import { TransferWorkload } from "../../bench/scenarios";
+import { createLocalNode } from "../../src/node/local-node";
+import { type HttpNode, startHttpNode } from "../../src/node/http-server";
+
+// The benchmark's transfer workload, run small against the HTTP node, as `npm run bench` does.
+describe("bench: the transfer workload", () => {
+  let server: HttpNode;
+  let client: JsonRpcHttpClient;
+
+  before(async () => {
+    const node = await createLocalNode();
+    server = await startHttpNode({ port: 0, routes: node.routes });
+    client = new JsonRpcHttpClient(`${server.url}/ext/bc/C/rpc`);
+  });
+
+  after(async () => {
+    client.close();
+    await server.close();
+  });
+
+  it("runs its timed transfers in batches and sums them up after checking every balance", async () => {
+    const workload = await TransferWorkload.prepare(client, 2, 5);
+    const first = await workload.runBatch(3);
+    const second = await workload.runBatch(2);
+    const result = await workload.finish();
+    expect(result.transfers).to.equal(5);
+    expect(result.warmup).to.equal(2);
+    expect(result.batches.map((b) => b.transfers)).to.deep.equal([3, 2]);
+    expect(result.seconds).to.be.closeTo(first + second, 1e-9);
+    expect(result.perSecond).to.be.closeTo(5 / (first + second), 1e-9);
+    expect(result.verified).to.equal("7 recipients hold 1 token each, sender holds supply - 7");
+  });
+
+  it("refuses to run more transfers than it was prepared for", async () => {
+    const workload = await TransferWorkload.prepare(client, 0, 1);
+    await workload.runBatch(1);
+    let error: unknown;
+    try {
+      await workload.runBatch(1);
+    } catch (e) {
+      error = e;
+    }
+    expect(String(error)).to.match(/prepared for 1 transfers/);
+  });
+});
