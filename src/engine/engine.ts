@@ -346,12 +346,16 @@ export class Engine {
     return createVM({ common: this.common, stateManager, blockchain, evm });
   }
 
+  private throwIfFaulted(): void {
+    if (this.fault !== undefined) {
+      throw new RpcError(RpcErrorCode.InternalError, `the simulator stopped after an internal error: ${this.fault.message}`);
+    }
+  }
+
   /** Runs operations one at a time: the EVM state is shared and every step awaits. */
   serialize<T>(work: () => Promise<T>): Promise<T> {
     const guarded = () => {
-      if (this.fault !== undefined) {
-        throw new RpcError(RpcErrorCode.InternalError, `the simulator stopped after an internal error: ${this.fault.message}`);
-      }
+      this.throwIfFaulted();
       return work();
     };
     const run = this.queue.then(guarded, guarded);
@@ -445,6 +449,9 @@ export class Engine {
    * inside `serialize`, which holds back the next operation until the block is sealed.
    */
   private async executeBlock(opts: MineOptions, sealLater: boolean): Promise<ExecutedBlock> {
+    // A block still being sealed is the parent of this one.
+    if (this.sealing !== undefined) await this.sealing;
+    this.throwIfFaulted();
     const parent = this.head;
     const timestamp = opts.timestamp ?? this.nextBlockTimestamp();
     if (opts.timestamp !== undefined) this.timeOffset = Number(timestamp) - Math.floor(Date.now() / 1000);
@@ -1158,8 +1165,11 @@ export function withCheapLookups(common: Common): Common {
   const setOf = new WeakMap<readonly number[], Set<number>>();
   let lastList: readonly number[] | undefined;
   let lastSet = new Set<number>();
+  const originalIsActivated = Object.getPrototypeOf(common).isActivatedEIP as Common["isActivatedEIP"];
   common.isActivatedEIP = function (this: Common, eip: number): boolean {
-    const list = (this as unknown as { _activatedEIPsCache: readonly number[] })._activatedEIPsCache;
+    const list = (this as unknown as { _activatedEIPsCache?: readonly number[] })._activatedEIPsCache;
+    // Should a later ethereumjs keep the list elsewhere, ask it the slow way rather than guess.
+    if (!Array.isArray(list)) return originalIsActivated.call(this, eip);
     if (list !== lastList) {
       let set = setOf.get(list);
       if (set === undefined) {
