@@ -111,6 +111,8 @@ export interface TransferResult {
   perSecond: number;
   latency: LatencyStats;
   extraReceiptPolls: number;
+  /** Wall time of the warm-up transfers (from a fresh peer: JIT compilation included). */
+  warmupSeconds: number;
   /** Each timed batch, in the order it ran: how many transfers, in how many seconds. */
   batches: { transfers: number; seconds: number }[];
   /** What was checked after the run. */
@@ -131,6 +133,7 @@ export class TransferWorkload {
   private readonly latencies: number[] = [];
   private readonly batches: { transfers: number; seconds: number }[] = [];
   private readonly supply: bigint;
+  private warmupSeconds = 0;
 
   private constructor(
     private readonly client: JsonRpcHttpClient,
@@ -147,14 +150,16 @@ export class TransferWorkload {
     this.calls = this.recipients.map((r) => token.encodeFunctionData("transfer", [r, 1n]));
   }
 
-  /** Deploys the token and runs the `warmup` untimed transfers; `timed` more can follow. */
+  /** Deploys the token and runs the `warmup` transfers (timed apart); `timed` more can follow. */
   static async prepare(client: JsonRpcHttpClient, warmup: number, timed: number): Promise<TransferWorkload> {
     await checkAccount0(client);
     const artifact = loadArtifact("contracts/test/BenchToken.sol/BenchToken.json");
     const supply = 10n ** 27n;
     const address = await new Sender(client).deploy(artifact, [supply], "BenchToken deployment");
     const workload = new TransferWorkload(client, address, new Interface(artifact.abi), supply, warmup, warmup + timed);
+    const started = performance.now();
     for (let i = 0; i < warmup; i++) await workload.transfer();
+    workload.warmupSeconds = (performance.now() - started) / 1000;
     workload.sender.extraReceiptPolls = 0;
     return workload;
   }
@@ -204,6 +209,7 @@ export class TransferWorkload {
       perSecond: transfers / seconds,
       latency: latencyStats(this.latencies),
       extraReceiptPolls: this.sender.extraReceiptPolls,
+      warmupSeconds: this.warmupSeconds,
       batches: [...this.batches],
       verified: `${done} recipients hold 1 token each, sender holds supply - ${done}`,
     };
