@@ -28,6 +28,7 @@ describe("bench: the transfer workload", () => {
     const result = await workload.finish();
     expect(result.transfers).to.equal(5);
     expect(result.warmup).to.equal(2);
+    expect(result.warmupSeconds).to.be.greaterThan(0);
     expect(result.batches.map((b) => b.transfers)).to.deep.equal([3, 2]);
     expect(result.seconds).to.be.closeTo(first + second, 1e-9);
     expect(result.perSecond).to.be.closeTo(5 / (first + second), 1e-9);
