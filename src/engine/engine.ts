@@ -118,11 +118,17 @@ interface MineOptions {
   atomic?: AtomicOperation[];
 }
 
-/** A block whose transactions have run. */
-interface ExecutedBlock {
+/** What running a block's candidate transactions gave, filled in as they run. */
+interface BlockOutcome {
+  /** The transactions that ran, in order, with their results. */
   included: PooledTransaction[];
   results: RunTxResult[];
+  /** The transactions left out, with the reason. */
   rejected: { pooled: PooledTransaction; error: Error }[];
+}
+
+/** A block whose transactions have run. */
+interface ExecutedBlock extends BlockOutcome {
   /** The block's record, once its roots are computed and it is on the chain. */
   sealed: Promise<BlockRecord>;
 }
@@ -472,22 +478,20 @@ export class Engine {
       mixHash: prevRandao ?? ZERO32,
     };
     const candidates = opts.transactions ?? this.takePoolForBlock(baseFeePerGas);
-    const included: PooledTransaction[] = [];
-    const results: RunTxResult[] = [];
-    const rejected: { pooled: PooledTransaction; error: Error }[] = [];
+    const outcome: BlockOutcome = { included: [], results: [], rejected: [] };
     const finish = (block: Block): BlockRecord => {
-      const record = this.record(block, included, results, opts.atomic ?? []);
+      const record = this.record(block, outcome.included, outcome.results, opts.atomic ?? []);
       this.chain.append(record);
       for (const listener of this.blockListeners) listener(record);
       return record;
     };
     if (!this.canAssembleBlocks) {
-      const block = await this.buildWithBlockBuilder(parent.block, headerData, candidates, included, results, rejected);
-      return { included, results, rejected, sealed: Promise.resolve(finish(block)) };
+      const block = await this.buildWithBlockBuilder(parent.block, headerData, candidates, outcome);
+      return { ...outcome, sealed: Promise.resolve(finish(block)) };
     }
-    const run = await this.runBlockTransactions(parent.block, headerData, candidates, included, results, rejected);
-    const seal = async () => finish(await this.sealBlock(run, included, results));
-    if (!sealLater) return { included, results, rejected, sealed: seal() };
+    const run = await this.runBlockTransactions(parent.block, headerData, candidates, outcome);
+    const seal = async () => finish(await this.sealBlock(run, outcome.included, outcome.results));
+    if (!sealLater) return { ...outcome, sealed: seal() };
     const sealed = new Promise<void>((resolve) => setImmediate(resolve)).then(seal);
     this.sealing = sealed.then(
       () => undefined,
@@ -498,7 +502,7 @@ export class Engine {
         this.options.log(`internal error: block ${headerData.number} could not be sealed (${this.fault.message}); the simulator must be restarted`);
       },
     );
-    return { included, results, rejected, sealed };
+    return { ...outcome, sealed };
   }
 
   /** ethereumjs' BlockBuilder, for rule sets the lean path below does not know. */
@@ -506,9 +510,7 @@ export class Engine {
     parentBlock: Block,
     headerData: HeaderData,
     candidates: PooledTransaction[],
-    included: PooledTransaction[],
-    results: RunTxResult[],
-    rejected: { pooled: PooledTransaction; error: Error }[],
+    { included, results, rejected }: BlockOutcome,
   ): Promise<Block> {
     const builder = await buildBlock(this.vm, {
       parentBlock,
@@ -539,9 +541,7 @@ export class Engine {
     parentBlock: Block,
     headerData: HeaderData,
     candidates: PooledTransaction[],
-    included: PooledTransaction[],
-    results: RunTxResult[],
-    rejected: { pooled: PooledTransaction; error: Error }[],
+    { included, results, rejected }: BlockOutcome,
   ): Promise<BlockRun> {
     const common = this.common;
     const blockOpts = { setHardfork: false, common };
