@@ -39,14 +39,8 @@ export const DOC_SIGNED_IMPORT_TX =
 export const DOC_UTXO =
   "0000f966750f438867c3c9828ddcdbe660e21ccdbb36a9276958f011ba472f75d4e700000000000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f000000070000000000003039000000000000d4310000000100000002000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f2021222324252627";
 
-/** [AG] secp256k1.TestKeys() (cb58 bodies of "PrivateKey-…"). */
-export const AG_TEST_KEYS = [
-  "24jUJ9vZexUM6expyMcT48LBx27k1m7xpraoV62oSQAHdziao5",
-  "2MMvUMsxx6zsHSNXJdFD8yc5XkancvwyKPwpw4xUK3TCGDuNBY",
-  "cxb7KpGWhDMALTjNNSJ7UQkkomPesyWAPUaWRGdyeBNzR6f35",
-  "ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN",
-  "2RWLv6YVEXDiWLpaCbXhhqxtLbnFaKQsWPSSMSPhpWo47uJAeV",
-] as const;
+/** [AG] secp256k1.TestKeys(): the exchange chain's vectors hold them. */
+export { AG_TEST_KEYS } from "../xchain/vectors";
 
 /** [CT] TestCalculateDynamicFee: (gas, base fee in wei) -> fee in nAVAX. */
 export const CT_DYNAMIC_FEES = [
