@@ -20,7 +20,6 @@ import {
   setLengthLeft,
   bytesToBigInt,
   bigIntToBytes,
-  MapDB,
   ValueEncoding,
 } from "@ethereumjs/util";
 import { RLP } from "@ethereumjs/rlp";
@@ -28,7 +27,7 @@ import { Bloom, buildBlock, createVM, encodeReceipt, paramsVM, runTx, type RunTx
 import { paramsBlock } from "@ethereumjs/block";
 import { paramsEVM } from "@ethereumjs/evm";
 import { paramsTx } from "@ethereumjs/tx";
-import { MerklePatriciaTrie } from "@ethereumjs/mpt";
+import { FlatKeyMapDB, NodeCachingTrie } from "./node-cache-trie";
 import { deriveMnemonicKeys, unlockedAccount, type UnlockedAccount } from "./accounts";
 import { ChainStore, type BlockRecord, type LogRecord, type MinedTransaction, type ReceiptRecord } from "./chain";
 import { RpcError, RpcErrorCode } from "./errors";
@@ -285,8 +284,9 @@ export class Engine {
   }
 
   private newStateManager(): NativeStateManager {
-    // Trie nodes kept as bytes: the default hex-string encoding converts every node on each access.
-    const trie = new MerklePatriciaTrie({ useKeyHashing: true, common: this.common, db: new MapDB(), valueEncoding: ValueEncoding.Bytes });
+    // Trie nodes kept as bytes (the default hex-string encoding converts every node on each
+    // access), and kept decoded in memory (NodeCachingTrie).
+    const trie = new NodeCachingTrie({ useKeyHashing: true, common: this.common, db: new FlatKeyMapDB(), valueEncoding: ValueEncoding.Bytes });
     return new NativeStateManager({ common: this.common, caches: new Caches(), trie });
   }
 

@@ -1,6 +1,7 @@
 import { MerkleStateManager, type MerkleStateManagerOpts } from "@ethereumjs/statemanager";
 import { RLP } from "@ethereumjs/rlp";
-import { Account, type Address, bytesToUnprefixedHex, EthereumJSErrorWithoutCode, unpadBytes } from "@ethereumjs/util";
+import { Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, EthereumJSErrorWithoutCode, unpadBytes } from "@ethereumjs/util";
+import { IdentityMemo } from "./identity-memo";
 import { MultiCoinState, type MultiCoinSnapshot } from "./multicoin";
 
 export interface NativeStateManagerOpts extends MerkleStateManagerOpts {
@@ -14,6 +15,8 @@ export interface NativeStateManagerOpts extends MerkleStateManagerOpts {
  */
 export class NativeStateManager extends MerkleStateManager {
   readonly multiCoin: MultiCoinState;
+  /** Accounts decoded from the account cache's RLP, keyed by that RLP (a fresh array on every put). */
+  private readonly decodedAccounts = new IdentityMemo<Uint8Array, Account>(1024);
 
   constructor(opts: NativeStateManagerOpts = {}) {
     super(opts);
@@ -23,13 +26,29 @@ export class NativeStateManager extends MerkleStateManager {
   /**
    * A multi-coin account is never "empty" (reference node: `empty()` is false when the
    * multi-coin flag is set), so EIP-161 cleanup keeps it and CALL charges no new-account gas.
+   * A cached account is decoded once per version (decodeAccount).
    */
   override async getAccount(address: Address): Promise<Account | undefined> {
-    const account = await super.getAccount(address);
+    const cached = this._caches?.account?.get(address);
+    const account = cached === undefined ? await super.getAccount(address) : cached.accountRLP && this.decodeAccount(cached.accountRLP);
     if (account !== undefined && this.multiCoin.anyFlagged && this.multiCoin.isFlagged(bytesToUnprefixedHex(address.bytes))) {
       account.isEmpty = notEmpty;
     }
     return account;
+  }
+
+  /**
+   * The account cache holds RLP, which ethereumjs decodes on every read, several times per
+   * transaction for the same account; each RLP is decoded once here, and callers get a copy
+   * because they edit what they get.
+   */
+  private decodeAccount(rlp: Uint8Array): Account {
+    let decoded = this.decodedAccounts.get(rlp);
+    if (decoded === undefined) {
+      decoded = createAccountFromRLP(rlp);
+      this.decodedAccounts.set(rlp, decoded);
+    }
+    return new Account(decoded.nonce, decoded.balance, decoded.storageRoot, decoded.codeHash);
   }
 
   /**
