@@ -89,6 +89,37 @@ describe("NodeCachingTrie: ethereumjs' trie with decoded nodes kept", () => {
     );
   });
 
+  it("finds the same path as ethereumjs' own search: target node, remaining nibbles and stack", async () => {
+    const shape = (path: { node: { serialize(): Uint8Array } | null; remaining: number[]; stack: { serialize(): Uint8Array }[] }) => ({
+      node: path.node === null ? null : bytesToHex(path.node.serialize()),
+      remaining: path.remaining,
+      stack: path.stack.map((n) => bytesToHex(n.serialize())),
+    });
+    const probe = fc.oneof(fc.nat(KEYS.length - 1).map((i) => KEYS[i]!), fc.uint8Array({ minLength: 0, maxLength: 4 }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { maxLength: 40 }), fc.array(probe, { minLength: 1, maxLength: 8 }), async (ops, probes) => {
+        const plain = new MerklePatriciaTrie({ ...trieOpts, db: new MapDB() });
+        const cached = new NodeCachingTrie({ ...trieOpts, db: new FlatKeyMapDB() });
+        for (const op of ops) {
+          await apply(plain, op, []);
+          await apply(cached, op, []);
+        }
+        for (const key of probes) expect(shape(await cached.findPath(key)), bytesToHex(key)).to.deep.equal(shape(await plain.findPath(key)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("treats a missing node as not found, or throws when asked to, as ethereumjs does", async () => {
+    const trie = new NodeCachingTrie({ ...trieOpts, db: new FlatKeyMapDB() });
+    trie.root(new Uint8Array(32).fill(7));
+    expect(await trie.findPath(bytes(1))).to.deep.equal({ node: null, remaining: [], stack: [] });
+    expect(await trie.get(bytes(1))).to.equal(null);
+    let thrown: unknown;
+    await trie.findPath(bytes(1), true).catch((e: unknown) => (thrown = e));
+    expect(String(thrown)).to.match(/Missing node in DB/);
+  });
+
   it("reads nodes it wrote without going to the database", async () => {
     const db = new CountingDB();
     const trie = new NodeCachingTrie({ ...trieOpts, db, useKeyHashing: true });
