@@ -103,6 +103,18 @@ export class SharedMemory {
   }
 
   /**
+   * The memory as it is now: the returned function puts it back to this state, as often as it
+   * is called (evm_snapshot / evm_revert and hardhat_reset of a local network).
+   */
+  capture(): () => void {
+    const saved = copyInboxes(this.inboxes);
+    return () => {
+      this.inboxes.clear();
+      for (const [destination, bySource] of copyInboxes(saved)) this.inboxes.set(destination, bySource);
+    };
+  }
+
+  /**
    * Applies one transaction's atomic operations: per peer chain, puts into the peer's inbox
    * from `chain` and removes from `chain`'s inbox from the peer. Checked first, applied whole.
    */
@@ -128,4 +140,9 @@ export class SharedMemory {
       for (const element of request.put ?? []) outbox.elements.set(bytesToHex(element.key), element);
     }
   }
+}
+
+/** The elements are never edited in place, so copying the maps that hold them is enough. */
+function copyInboxes(inboxes: Map<string, Map<string, Inbox>>): Map<string, Map<string, Inbox>> {
+  return new Map([...inboxes].map(([destination, bySource]) => [destination, new Map([...bySource].map(([source, inbox]) => [source, { elements: new Map(inbox.elements) }]))]));
 }

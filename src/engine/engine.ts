@@ -90,6 +90,17 @@ interface EngineSnapshot {
   nextTimestamp: number | undefined;
   pending: TypedTransaction[];
   nextBaseFee: bigint | undefined;
+  /** Restores the companions' state of the same moment (see addSnapshotCompanion). */
+  companions: (() => void)[];
+}
+
+/**
+ * State kept outside the engine that must move with the contract chain's: a local network's
+ * exchange chain and shared atomic memory. `capture` returns a function that puts the state
+ * back to what it was at the capture, and that can be called any number of times.
+ */
+export interface SnapshotCompanion {
+  capture(): () => void;
 }
 
 /**
@@ -183,6 +194,8 @@ export class Engine {
   private nextBaseFee: bigint | undefined;
   private snapshots = new Map<number, EngineSnapshot>();
   private nextSnapshotId = 1;
+  /** Each companion with the restore function of its state when it joined (hardhat_reset). */
+  private readonly companions: { companion: SnapshotCompanion; restoreInitial: () => void }[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   /** A block being sealed after its operation answered (see `executeBlock`); the queue waits for it. */
   private sealing: Promise<void> | undefined;
@@ -281,6 +294,16 @@ export class Engine {
     this.automine = this.options.automine;
     (this.options as { genesisTimestamp: number }).genesisTimestamp = Math.floor(Date.now() / 1000);
     await this.initialise();
+    for (const { restoreInitial } of this.companions) restoreInitial();
+  }
+
+  /**
+   * Makes evm_snapshot, evm_revert and hardhat_reset take `companion`'s state along with the
+   * chain's: a revert restores it as of the snapshot, a reset as of this call, so a companion
+   * joins when both are at their start (a local network joins its chains at creation).
+   */
+  addSnapshotCompanion(companion: SnapshotCompanion): void {
+    this.companions.push({ companion, restoreInitial: companion.capture() });
   }
 
   private newStateManager(): NativeStateManager {
@@ -1121,6 +1144,7 @@ export class Engine {
       nextTimestamp: this.nextTimestamp,
       pending: this.pool.map((p) => p.tx),
       nextBaseFee: this.nextBaseFee,
+      companions: this.companions.map(({ companion }) => companion.capture()),
     });
     return id;
   }
@@ -1139,6 +1163,7 @@ export class Engine {
     this.nextTimestamp = snapshot.nextTimestamp;
     this.nextBaseFee = snapshot.nextBaseFee;
     this.pool = this.pool.filter((p) => snapshot.pending.includes(p.tx));
+    for (const restore of snapshot.companions) restore();
     return true;
   }
 }

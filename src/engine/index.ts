@@ -1,5 +1,5 @@
 export { Engine } from "./engine";
-export type { AtomicOperation, BlockSelector, CallOutcome, LogFilter, TransactionRequest } from "./engine";
+export type { AtomicOperation, BlockSelector, CallOutcome, LogFilter, SnapshotCompanion, TransactionRequest } from "./engine";
 export { NativeStateManager } from "./state-manager";
 export type { BlockRecord } from "./chain";
 export { NativeProvider, createNativeProvider } from "./provider";

@@ -58,6 +58,9 @@ export class LocalNetwork {
     const sharedMemory = new SharedMemory();
     const keystore = new Keystore();
     const exchange = new ExchangeChain({ network, sharedMemory, genesis: localGenesis(network, exchangeGenesis) });
+    // evm_snapshot / evm_revert / hardhat_reset move the whole network, not only the contract chain.
+    provider.engine.addSnapshotCompanion(exchange);
+    provider.engine.addSnapshotCompanion(sharedMemory);
     const atomic = createContractChainAtomicService({ engine: provider.engine, sharedMemory, keystore, network });
     const exchangeDispatch = createExchangeChainDispatch(exchange, keystore);
     const staticDispatch = createStaticXvmDispatch();

@@ -119,6 +119,17 @@ function classify(tx: CreateAssetTx): AssetType {
   return "fixedCap";
 }
 
+/** Accepted transactions and assets are never edited in place: copying their maps is enough. */
+function replaceEntries<K, V>(target: Map<K, V>, source: Map<K, V>): void {
+  target.clear();
+  for (const [key, value] of source) target.set(key, value);
+}
+
+/** The per-address lists grow in place, so they are copied down to the lists. */
+function copyAddressTxs(byAddress: Map<string, Map<string, Uint8Array[]>>): Map<string, Map<string, Uint8Array[]>> {
+  return new Map([...byAddress].map(([address, byAsset]) => [address, new Map([...byAsset].map(([asset, ids]) => [asset, [...ids]]))]));
+}
+
 export class ExchangeChain {
   readonly network: NetworkIdentifiers;
   readonly chainId: Uint8Array;
@@ -207,6 +218,29 @@ export class ExchangeChain {
   // -------------------------------------------------------------------------------------
   // Time, names and addresses
   // -------------------------------------------------------------------------------------
+
+  /**
+   * The chain's state as it is now (UTXOs, accepted transactions, assets): the returned
+   * function puts it back to this state, as often as it is called. Shared memory is not part of
+   * it: the network that owns the memory captures it too.
+   */
+  capture(): () => void {
+    const restoreUtxos = this.utxos.capture();
+    const txs = new Map(this.txs);
+    const order = [...this.order];
+    const assets = new Map(this.assets);
+    const assetAliases = new Map(this.assetAliases);
+    const addressTxs = copyAddressTxs(this.addressTxs);
+    return () => {
+      restoreUtxos();
+      replaceEntries(this.txs, txs);
+      this.order.length = 0;
+      for (const tx of order) this.order.push(tx);
+      replaceEntries(this.assets, assets);
+      replaceEntries(this.assetAliases, assetAliases);
+      replaceEntries(this.addressTxs, copyAddressTxs(addressTxs));
+    };
+  }
 
   /** The chain's current time, Unix seconds. */
   now(): bigint {

@@ -70,6 +70,20 @@ export class UtxoSet {
     }
   }
 
+  /**
+   * The set as it is now: the returned function puts it back to this state, as often as it is
+   * called. Adding the UTXOs again in their first order rebuilds each address's list in its
+   * order too.
+   */
+  capture(): () => void {
+    const saved = [...this.byId.values()];
+    return () => {
+      this.byId.clear();
+      this.byAddress.clear();
+      for (const stored of saved) this.add(stored);
+    };
+  }
+
   /** Every UTXO, in no particular order. */
   all(): IterableIterator<StoredUtxo> {
     return this.byId.values();
