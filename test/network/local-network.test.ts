@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import { createNodeClient, type NodeClient } from "../../src/clients";
-import { LocalNetwork, PATHS } from "../../src/network/local-network";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_C_BALANCE, LOCAL_TEST_KEY_X_BALANCE } from "../../src/network/constants";
 import { privateKeyToAddresses } from "../../src/encoding";
-import { startHttpNode, type HttpNode } from "../../src/node/http-server";
+import type { HttpNode } from "../../src/node/http-server";
+import { startLocalNode, type LocalNode } from "../helpers/local-node";
 import { runTransferCommand } from "../../src/node/transfer-command";
 
 const ewoq = privateKeyToAddresses(LOCAL_TEST_KEY, "local");
@@ -12,11 +12,10 @@ const credentials = { username: "tester", password: "a-fine-password-7" };
 describe("the local network served as one node", () => {
   let node: HttpNode;
   let client: NodeClient;
+  let rpc: LocalNode["rpc"];
 
   beforeEach(async () => {
-    const network = await LocalNetwork.create();
-    node = await startHttpNode({ port: 0, routes: network.routes });
-    client = createNodeClient({ url: node.url });
+    ({ node, client, rpc } = await startLocalNode());
   });
   afterEach(async () => {
     await node.close();
@@ -29,12 +28,7 @@ describe("the local network served as one node", () => {
   });
 
   it("funds the local test key on the contract chain too", async () => {
-    const response = await fetch(`${node.url}${PATHS.contractRpc}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [ewoq.contract, "latest"] }),
-    });
-    expect(BigInt(((await response.json()) as { result: string }).result)).to.equal(LOCAL_TEST_KEY_C_BALANCE);
+    expect(BigInt(await rpc<string>("eth_getBalance", [ewoq.contract, "latest"]))).to.equal(LOCAL_TEST_KEY_C_BALANCE);
   });
 
   it("answers the info API with the local network's identifiers and fees", async () => {
@@ -77,12 +71,7 @@ describe("the local network served as one node", () => {
       expect(code, out).to.equal(0);
       expect(out).to.match(/xvm\.export \S+: Accepted/);
       expect(out).to.match(/cvm\.import \S+: Accepted/);
-      const response = await fetch(`${node.url}${PATHS.contractRpc}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [to, "latest"] }),
-      });
-      const wei = BigInt(((await response.json()) as { result: string }).result);
+      const wei = BigInt(await rpc<string>("eth_getBalance", [to, "latest"]));
       // The import fee is paid from the imported coin, so slightly less than 3 coin arrives.
       expect(wei > 2_999_000_000n * 10n ** 9n && wei < 3_000_000_000n * 10n ** 9n).to.equal(true);
     });

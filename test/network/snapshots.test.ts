@@ -1,9 +1,9 @@
 import { expect } from "chai";
-import { createNodeClient, type NodeClient } from "../../src/clients";
-import { LocalNetwork, PATHS } from "../../src/network/local-network";
+import type { NodeClient } from "../../src/clients";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_X_BALANCE } from "../../src/network/constants";
 import { formatChainAddress, parseChainAddress, privateKeyToAddresses } from "../../src/encoding";
-import { startHttpNode, type HttpNode } from "../../src/node/http-server";
+import type { HttpNode } from "../../src/node/http-server";
+import { startLocalNode, type LocalNode } from "../helpers/local-node";
 
 const ewoq = privateKeyToAddresses(LOCAL_TEST_KEY, "local");
 const ewoqOnC = (() => {
@@ -20,11 +20,10 @@ const RECIPIENT = "0x000000000000000000000000000000000000c0de";
 describe("snapshots of a local network take the exchange chain and atomic memory along", () => {
   let node: HttpNode;
   let client: NodeClient;
+  let rpc: LocalNode["rpc"];
 
   beforeEach(async () => {
-    const network = await LocalNetwork.create();
-    node = await startHttpNode({ port: 0, routes: network.routes });
-    client = createNodeClient({ url: node.url });
+    ({ node, client, rpc } = await startLocalNode());
     // The keystore is the node's, not the chains': it is left alone by snapshots.
     await client.keystore.createUser(credentials);
     await client.xvm.importKey({ credentials, privateKey: LOCAL_TEST_KEY });
@@ -33,17 +32,6 @@ describe("snapshots of a local network take the exchange chain and atomic memory
   afterEach(async () => {
     await node.close();
   });
-
-  async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-    const response = await fetch(`${node.url}${PATHS.contractRpc}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-    });
-    const body = (await response.json()) as { result?: T; error?: { message: string } };
-    if (body.error !== undefined) throw new Error(body.error.message);
-    return body.result as T;
-  }
 
   const xBalance = async () => (await client.xvm.getBalance({ address: ewoq.exchange, assetID: "AVAX" })).balance;
   const cBalance = async () => BigInt(await rpc<string>("eth_getBalance", [RECIPIENT, "latest"]));
