@@ -216,7 +216,7 @@ export class ExchangeChain {
   }
 
   // -------------------------------------------------------------------------------------
-  // Time, names and addresses
+  // Snapshots (evm_snapshot / evm_revert / hardhat_reset of a local network)
   // -------------------------------------------------------------------------------------
 
   /**
@@ -241,6 +241,10 @@ export class ExchangeChain {
       replaceEntries(this.addressTxs, copyAddressTxs(addressTxs));
     };
   }
+
+  // -------------------------------------------------------------------------------------
+  // Time, names and addresses
+  // -------------------------------------------------------------------------------------
 
   /** The chain's current time, Unix seconds. */
   now(): bigint {
