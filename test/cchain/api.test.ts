@@ -130,6 +130,21 @@ async function withAliceKey(world: World): Promise<void> {
   expect(reply.address.toLowerCase()).to.equal(to0x(aliceEvm));
 }
 
+/** An import of output 0 of `utxo` (`amountIn` nAVAX) from the exchange chain, `amountOut` to `to`, signed by `key`. */
+function signedImportFromX(utxo: { txId: Uint8Array }, amountIn: bigint, to: Uint8Array, amountOut: bigint, key: Uint8Array) {
+  return signAtomicTx(
+    {
+      typeId: AtomicTypeId.ImportTx,
+      networkId: NET.networkId,
+      blockchainId: C,
+      sourceChain: X,
+      importedInputs: [{ txId: utxo.txId, outputIndex: 0, assetId: AVAX, input: { typeId: TypeId.Secp256k1TransferInput, amount: amountIn, signatureIndices: [0] } }],
+      outs: [{ address: to, amount: amountOut, assetId: AVAX }],
+    },
+    [[key]],
+  );
+}
+
 /** Imports `amount` nAVAX (minus the fee) to alice's own contract-chain account. */
 async function fundAlice(world: World, amount: bigint): Promise<void> {
   world.exportFromX(AVAX, amount, [aliceShort]);
@@ -235,17 +250,7 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
       const locked = world.exportFromX(AVAX, 3_000_000n, [aliceShort], { locktime: far });
       const failure = await world.fail("cvm.import", { ...USER, to: to0x(recipient), sourceChain: "X" });
       expect(failure.message).to.contain("insufficient AVAX funds to pay transaction fee");
-      const tx = signAtomicTx(
-        {
-          typeId: AtomicTypeId.ImportTx,
-          networkId: NET.networkId,
-          blockchainId: C,
-          sourceChain: X,
-          importedInputs: [{ txId: locked.txId, outputIndex: 0, assetId: AVAX, input: { typeId: TypeId.Secp256k1TransferInput, amount: 3_000_000n, signatureIndices: [0] } }],
-          outs: [{ address: recipient, amount: 1_000_000n, assetId: AVAX }],
-        },
-        [[alice]],
-      );
+      const tx = signedImportFromX(locked, 3_000_000n, recipient, 1_000_000n, alice);
       const refused = await world.fail("cvm.issueTx", { tx: encodeApiBytes(tx.signedBytes, "hex"), encoding: "hex" });
       expect(refused.message).to.contain("import tx transfer failed verification: output is time locked");
     });
@@ -420,17 +425,7 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
       const owner = shortIdFromPrivateKey(outsider);
       const utxo = world.exportFromX(AVAX, 3_000_000_000n, [owner]);
       const outsiderEvm = evmAddressOfPrivateKey(outsider);
-      const importTx = signAtomicTx(
-        {
-          typeId: AtomicTypeId.ImportTx,
-          networkId: NET.networkId,
-          blockchainId: C,
-          sourceChain: X,
-          importedInputs: [{ txId: utxo.txId, outputIndex: 0, assetId: AVAX, input: { typeId: TypeId.Secp256k1TransferInput, amount: 3_000_000_000n, signatureIndices: [0] } }],
-          outs: [{ address: outsiderEvm, amount: 2_990_000_000n, assetId: AVAX }],
-        },
-        [[outsider]],
-      );
+      const importTx = signedImportFromX(utxo, 3_000_000_000n, outsiderEvm, 2_990_000_000n, outsider);
       const imported = await world.call<{ txID: string }>("cvm.issueTx", { tx: encodeApiBytes(importTx.signedBytes, "cb58") });
       expect(imported.txID).to.equal(encodeCb58(importTx.id));
       expect(await world.balance(outsiderEvm)).to.equal(2_990_000_000n * X2C_RATE);
@@ -479,17 +474,7 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
       const world = await World.create();
       const utxo = world.exportFromX(AVAX, 3_000_000_000n, [shortIdFromPrivateKey(outsider)]);
       const outsiderEvm = evmAddressOfPrivateKey(outsider);
-      const importTx = signAtomicTx(
-        {
-          typeId: AtomicTypeId.ImportTx,
-          networkId: NET.networkId,
-          blockchainId: C,
-          sourceChain: X,
-          importedInputs: [{ txId: utxo.txId, outputIndex: 0, assetId: AVAX, input: { typeId: TypeId.Secp256k1TransferInput, amount: 3_000_000_000n, signatureIndices: [0] } }],
-          outs: [{ address: outsiderEvm, amount: 2_990_000_000n, assetId: AVAX }],
-        },
-        [[outsider]],
-      );
+      const importTx = signedImportFromX(utxo, 3_000_000_000n, outsiderEvm, 2_990_000_000n, outsider);
       const named = await world.fail("avax.issueTx", { tx: encodeApiBytes(importTx.signedBytes, "hex"), encoding: "cb58" });
       expect(named.code).to.equal(-32602);
       const reply = await world.call<{ txID: string }>("avax.issueTx", { tx: encodeApiBytes(importTx.signedBytes, "hex") });
@@ -501,18 +486,7 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
       const world = await World.create();
       const owner = shortIdFromPrivateKey(outsider);
       const utxo = world.exportFromX(AVAX, 2_000_000_000n, [owner]);
-      const build = (amount: bigint) =>
-        signAtomicTx(
-          {
-            typeId: AtomicTypeId.ImportTx,
-            networkId: NET.networkId,
-            blockchainId: C,
-            sourceChain: X,
-            importedInputs: [{ txId: utxo.txId, outputIndex: 0, assetId: AVAX, input: { typeId: TypeId.Secp256k1TransferInput, amount: 2_000_000_000n, signatureIndices: [0] } }],
-            outs: [{ address: recipient, amount, assetId: AVAX }],
-          },
-          [[outsider]],
-        );
+      const build = (amount: bigint) => signedImportFromX(utxo, 2_000_000_000n, recipient, amount, outsider);
       const greedy = build(2_000_000_000n); // leaves nothing for the fee
       const txID = encodeCb58(greedy.id);
       expect(await world.call("cvm.getAtomicTxStatus", { txID })).to.deep.equal({ status: "Unknown" });
