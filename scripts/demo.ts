@@ -15,7 +15,7 @@ import { createNodeClient, type NodeClient } from "../src/clients";
 import { contractToExchange, exchangeToContract } from "../src/flows/cross-chain";
 import { unwrap, wrap } from "../src/flows/wrapped";
 import { assetIdToHex, encodePrivateKey, hexToBytes, privateKeyToAddresses } from "../src/encoding";
-import { LocalNetwork } from "../src/network/local-network";
+import { LocalNetwork } from "../src/node/local-network";
 import { LOCAL_TEST_KEY } from "../src/network/constants";
 import { startHttpNode } from "../src/node/http-server";
 import { WrappedNativeAsset__factory, type WrappedNativeAsset } from "../typechain-types";

@@ -1,6 +1,6 @@
 import type { SharedMemory } from "../atomic/shared-memory";
 import type { Engine } from "../engine/engine";
-import { RpcError, RpcErrorCode } from "../engine/errors";
+import { RpcError, RpcErrorCode } from "../rpc/errors";
 import {
   EncodingError,
   decodeCb58,
@@ -18,7 +18,7 @@ import { SHORT_ID_LENGTH } from "../xchain/codec";
 import { AtomicTxError, ContractChainAtomics, P_CHAIN_ID } from "./atomic";
 import { evmAddressOfPrivateKey } from "./atomic-codec";
 import { type ApiByteEncoding, ApiEncodingError, decodeApiBytes, encodeApiBytes, parseApiByteEncoding, parseTxEncoding } from "./formatting";
-import type { Dispatch } from "../engine/provider-types";
+import type { Dispatch } from "../rpc/types";
 
 /*
  * The contract chain's cross-chain API (the seed's `cvm.*` at /ext/bc/C/cvm, the reference

@@ -30,7 +30,7 @@ import { paramsTx } from "@ethereumjs/tx";
 import { FlatKeyMapDB, NodeCachingTrie } from "./node-cache-trie";
 import { deriveMnemonicKeys, unlockedAccount, type UnlockedAccount } from "./accounts";
 import { ChainStore, type BlockRecord, type LogRecord, type MinedTransaction, type ReceiptRecord } from "./chain";
-import { RpcError, RpcErrorCode } from "./errors";
+import { RpcError, RpcErrorCode } from "../rpc/errors";
 import {
   BLACKHOLE_ADDRESS,
   DEFAULT_BLOCK_GAS_LIMIT,

@@ -3,8 +3,8 @@ export type { AtomicOperation, BlockSelector, CallOutcome, LogFilter, SnapshotCo
 export { NativeStateManager } from "./state-manager";
 export type { BlockRecord } from "./chain";
 export { NativeProvider, createNativeProvider } from "./provider";
-export { RpcError, RpcErrorCode } from "./errors";
-export type { Eip1193Provider, RequestArguments } from "./provider-types";
+export { RpcError, RpcErrorCode } from "../rpc/errors";
+export type { Eip1193Provider, RequestArguments } from "../rpc/types";
 export * from "./options";
 export { DEFAULT_MNEMONIC, DEFAULT_ACCOUNT_BALANCE, DEFAULT_ACCOUNT_COUNT } from "./accounts";
 export {

@@ -1,6 +1,6 @@
 import { bytesToUnprefixedHex, createAddressFromString, hexToBytes, type Address } from "@ethereumjs/util";
 import { parseAssetId } from "../encoding";
-import { RpcError, RpcErrorCode } from "./errors";
+import { RpcError, RpcErrorCode } from "../rpc/errors";
 import type { BlockSelector, LogFilter, TransactionRequest } from "./engine";
 
 /**

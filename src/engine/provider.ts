@@ -1,7 +1,7 @@
 import { Engine } from "./engine";
-import { RpcError, RpcErrorCode } from "./errors";
+import { RpcError, RpcErrorCode } from "../rpc/errors";
 import type { EngineOptions } from "./options";
-import type { Eip1193Provider, RequestArguments } from "./provider-types";
+import type { Eip1193Provider, RequestArguments } from "../rpc/types";
 import { RpcMethods } from "./rpc";
 
 /**

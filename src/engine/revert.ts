@@ -1,6 +1,6 @@
 import { bytesToHex } from "@ethereumjs/util";
 import { AbiCoder } from "ethers";
-import { RpcError, RpcErrorCode } from "./errors";
+import { RpcError, RpcErrorCode } from "../rpc/errors";
 
 const ERROR_SELECTOR = "0x08c379a0"; // Error(string)
 const PANIC_SELECTOR = "0x4e487b71"; // Panic(uint256)

@@ -3,7 +3,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { Signature, TypedDataEncoder, Wallet, hashMessage } from "ethers";
 import type { BlockRecord, LogRecord } from "./chain";
 import type { Engine, LogFilter } from "./engine";
-import { RpcError, RpcErrorCode, methodNotFound } from "./errors";
+import { RpcError, RpcErrorCode, methodNotFound } from "../rpc/errors";
 import { formatBlock, formatLog, formatMinedTransaction, formatReceipt, formatTransaction, hex, q } from "./format";
 import * as p from "./params";
 import { revertError } from "./revert";

@@ -1,7 +1,5 @@
-import { methodNotFound } from "../engine/errors";
-import { paramsObject, type Params, serverError, stringParam } from "../xchain/vm/rpc-params";
+import { RpcApi, serverError, type NamedParams } from "../rpc";
 import { type Keystore, KeystoreError, type KeystoreUser } from "./keystore";
-import type { Dispatch } from "../engine/provider-types";
 
 /**
  * The keystore API of the node (path /ext/keystore): keystore.createUser,
@@ -10,8 +8,6 @@ import type { Dispatch } from "../engine/provider-types";
  * refusal (existing user, weak password, unknown user, wrong password) with the node's
  * wording where it has one (avalanchego api/keystore/keystore.go).
  */
-export type { Dispatch };
-
 export const KEYSTORE_METHODS = ["keystore.createUser", "keystore.deleteUser", "keystore.listUsers"] as const;
 
 /** A keystore refusal in the node's words: "user doesn't exist: bob", `incorrect password: user "bob"`. */
@@ -22,12 +18,13 @@ export function keystoreMessage(error: KeystoreError, username: string): string 
 }
 
 /**
- * Authenticate a keystore user for a chain API call; refusals become -32000 errors worded as
- * the node's chain APIs word them: `problem retrieving user "bob": ...`.
+ * Authenticates the keystore user a chain API call names (`username`, `password`); refusals
+ * become -32000 errors worded as the exchange chain's API words them:
+ * `problem retrieving user "bob": ...`.
  */
-export async function authenticateUser(keystore: Keystore, p: Params): Promise<KeystoreUser> {
-  const username = stringParam(p, "username", "");
-  const password = stringParam(p, "password", "");
+export async function authenticateUser(keystore: Keystore, p: NamedParams): Promise<KeystoreUser> {
+  const username = p.stringOr("username", "");
+  const password = p.stringOr("password", "");
   if (username === "") throw serverError(`problem retrieving user "": empty username`);
   try {
     return await keystore.authenticate(username, password);
@@ -37,40 +34,31 @@ export async function authenticateUser(keystore: Keystore, p: Params): Promise<K
   }
 }
 
-function refusal(error: unknown, username: string): never {
-  if (error instanceof KeystoreError) throw serverError(keystoreMessage(error, username));
-  throw error;
+/** The user named by the call: a non-empty `username`, and a `password` (strings). */
+function credentials(p: NamedParams): { username: string; password: string } {
+  const username = p.stringOr("username", "");
+  if (username === "") throw serverError("empty username");
+  return { username, password: p.stringOr("password", "") };
 }
 
-export function createKeystoreDispatch(keystore: Keystore): Dispatch {
-  const handlers: Record<string, (p: Params) => Promise<unknown>> = {
-    "keystore.createUser": async (p) => {
-      const username = stringParam(p, "username", "");
-      const password = stringParam(p, "password", "");
-      if (username === "") throw serverError("empty username");
-      try {
-        await keystore.createUser(username, password);
-      } catch (error) {
-        refusal(error, username);
-      }
-      return { success: true };
-    },
-    "keystore.deleteUser": async (p) => {
-      const username = stringParam(p, "username", "");
-      const password = stringParam(p, "password", "");
-      if (username === "") throw serverError("empty username");
-      try {
-        await keystore.deleteUser(username, password);
-      } catch (error) {
-        refusal(error, username);
-      }
-      return { success: true };
-    },
-    "keystore.listUsers": async () => ({ users: keystore.listUsers() }),
+/** A keystore refusal of a call about `username`, as the -32000 error the node answers with. */
+function refusedFor(username: string): (error: unknown) => never {
+  return (error) => {
+    throw error instanceof KeystoreError ? serverError(keystoreMessage(error, username)) : error;
   };
-  return async (method: string, params: unknown): Promise<unknown> => {
-    const handler = handlers[method];
-    if (handler === undefined || !Object.prototype.hasOwnProperty.call(handlers, method)) throw methodNotFound(method);
-    return handler(paramsObject(params, method));
-  };
+}
+
+export function createKeystoreApi(keystore: Keystore): RpcApi {
+  return new RpcApi({ namespaces: ["keystore"] })
+    .named("createUser", async (p) => {
+      const { username, password } = credentials(p);
+      await keystore.createUser(username, password).catch(refusedFor(username));
+      return { success: true };
+    })
+    .named("deleteUser", async (p) => {
+      const { username, password } = credentials(p);
+      await keystore.deleteUser(username, password).catch(refusedFor(username));
+      return { success: true };
+    })
+    .named("listUsers", () => ({ users: keystore.listUsers() }));
 }

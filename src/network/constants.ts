@@ -1,5 +1,3 @@
-import { decodeCb58 } from "../encoding";
-
 /**
  * Identifiers of the reference node's local network (network ID 12345), which SDK defaults and
  * public tutorials use: with them, tutorial code for local networks works against the simulator.
@@ -40,10 +38,3 @@ export const LOCAL_TEST_KEY = "PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSx
 export const LOCAL_TEST_KEY_X_BALANCE = 300_000_000n * 10n ** 9n;
 /** …and 50 000 000 on the contract chain (18 decimals), at 0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC. */
 export const LOCAL_TEST_KEY_C_BALANCE = 50_000_000n * 10n ** 18n;
-
-/** The contract chain's alias and the exchange chain's, as calls name them (sourceChain "X"). */
-export const CHAIN_ALIASES = { X: "X", C: "C" } as const;
-
-export function chainIdBytes(cb58: string): Uint8Array {
-  return decodeCb58(cb58);
-}

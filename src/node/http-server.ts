@@ -9,11 +9,12 @@
 import * as http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
-import { RpcErrorCode } from "../engine/errors";
-import type { Eip1193Provider, RequestArguments } from "../engine/provider-types";
-import { type Dispatch, type JsonRpcLimits, errorResponse, handleJsonRpcBody } from "./jsonrpc";
+import { RpcErrorCode } from "../rpc/errors";
+import type { Eip1193Provider, RequestArguments } from "../rpc/types";
+import { type JsonRpcLimits, errorResponse, handleJsonRpcBody } from "../rpc/framing";
+import type { Dispatch } from "../rpc/types";
 
-export type { Dispatch } from "./jsonrpc";
+export type { Dispatch } from "../rpc/types";
 
 /** Default port of a local node of the reference network. */
 export const DEFAULT_PORT = 9650;

@@ -1,6 +1,7 @@
-import { LocalNetwork, PATHS, type LocalNetworkOptions } from "../network/local-network";
+import { LocalNetwork, type LocalNetworkOptions } from "./local-network";
+import { PATHS } from "../network/paths";
 import type { NativeProvider } from "../engine";
-import type { Dispatch } from "./http-server";
+import type { Dispatch } from "../rpc/types";
 
 /** The path of the contract chain's standard JSON-RPC. */
 export const CONTRACT_CHAIN_RPC_PATH = PATHS.contractRpc;

@@ -1,7 +1,8 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { decodeCb58, decodePrivateKey, encodeCb58, encodePrivateKey, equalBytes, parseBech32Address, parseChainAddress } from "../encoding";
 import { EncodingError } from "../encoding/errors";
-import { methodNotFound } from "../engine/errors";
+import { methodNotFound } from "../rpc/errors";
+import { NamedParams } from "../rpc/named-params";
 import { authenticateUser } from "../keystore/api";
 import type { Keystore, KeystoreUser } from "../keystore/keystore";
 import { CodecError, MAX_MEMO_SIZE, MAX_NFT_PAYLOAD_SIZE, shortIdFromPrivateKey } from "./codec";
@@ -27,7 +28,7 @@ import {
   uintValue,
 } from "./vm/rpc-params";
 import { type BuiltTx, ExchangeWallet, type SpendOptions } from "./vm/wallet";
-import type { Dispatch } from "../engine/provider-types";
+import type { Dispatch } from "../rpc/types";
 
 /**
  * JSON-RPC services of the exchange chain, as the reference node serves them (avalanchego
@@ -176,7 +177,7 @@ class ExchangeChainService {
   // -- keystore and wallet --------------------------------------------------------------------
 
   private user(p: Params): Promise<KeystoreUser> {
-    return authenticateUser(this.keystore, p);
+    return authenticateUser(this.keystore, NamedParams.of(p, "xvm"));
   }
 
   private async wallet(p: Params): Promise<ExchangeWallet> {

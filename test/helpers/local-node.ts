@@ -1,5 +1,6 @@
 import { createNodeClient, type NodeClient } from "../../src/clients";
-import { LocalNetwork, PATHS } from "../../src/network/local-network";
+import { LocalNetwork } from "../../src/node/local-network";
+import { PATHS } from "../../src/network/paths";
 import { startHttpNode, type HttpNode } from "../../src/node/http-server";
 
 /** A fresh local network served over HTTP on a free port, with a client of it. */

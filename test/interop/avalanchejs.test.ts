@@ -2,7 +2,7 @@ import { expect } from "chai";
 // avalanchejs 5.0.0, CommonJS build (dist/index.cjs): every transaction below is built, signed and
 // decoded by it alone; the simulator only answers its API clients over HTTP.
 import { Common, Context, TransferOutput, TransferableOutput, type Utxo, addTxSignatures, avm, evm, info, secp256k1, utils } from "@avalabs/avalanchejs";
-import { LocalNetwork } from "../../src/network/local-network";
+import { LocalNetwork } from "../../src/node/local-network";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_X_BALANCE } from "../../src/network/constants";
 import { type HttpNode, startHttpNode } from "../../src/node/http-server";
 

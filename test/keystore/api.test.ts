@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { createKeystoreDispatch } from "../../src/keystore/api";
+import { createKeystoreApi } from "../../src/keystore/api";
 import { Keystore } from "../../src/keystore/keystore";
 
 const PASSWORD = "Corr3ct-Horse-Battery";
@@ -15,7 +15,7 @@ async function rejection(promise: Promise<unknown>): Promise<{ code: number; mes
 
 function service() {
   const keystore = new Keystore();
-  return { keystore, ks: createKeystoreDispatch(keystore) };
+  return { keystore, ks: createKeystoreApi(keystore).dispatch };
 }
 
 describe("keystore API (/ext/keystore)", () => {

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import * as http from "node:http";
 
-import { RpcError, RpcErrorCode } from "../../src/engine/errors";
-import type { Eip1193Provider, RequestArguments } from "../../src/engine/provider-types";
+import { RpcError, RpcErrorCode } from "../../src/rpc/errors";
+import type { Eip1193Provider, RequestArguments } from "../../src/rpc/types";
 import { type Dispatch, type HttpNode, providerDispatch, startHttpNode } from "../../src/node/http-server";
 
 const RPC = "/ext/bc/C/rpc";

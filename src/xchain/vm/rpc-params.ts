@@ -1,7 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { decodeCb58, encodeCb58 } from "../../encoding";
 import { EncodingError } from "../../encoding/errors";
-import { RpcError, RpcErrorCode } from "../../engine/errors";
+import { RpcError, RpcErrorCode } from "../../rpc/errors";
 
 /*
  * Parameter parsing for the node-style JSON-RPC services (exchange chain, keystore, static

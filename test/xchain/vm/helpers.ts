@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { SharedMemory } from "../../../src/atomic/shared-memory";
 import { decodeCb58, decodePrivateKey, encodeCb58, formatChainAddress } from "../../../src/encoding";
-import { createKeystoreDispatch } from "../../../src/keystore/api";
+import { createKeystoreApi } from "../../../src/keystore/api";
 import { Keystore } from "../../../src/keystore/keystore";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY } from "../../../src/network/constants";
 import { createExchangeChainDispatch, type Dispatch } from "../../../src/xchain/api";
@@ -64,7 +64,7 @@ export function fixture(options: LocalGenesisOptions = {}): Fixture {
     sharedMemory,
     keystore,
     x: createExchangeChainDispatch(chain, keystore),
-    ks: createKeystoreDispatch(keystore),
+    ks: createKeystoreApi(keystore).dispatch,
     setTime: (seconds) => {
       now = seconds;
     },

@@ -10,8 +10,8 @@ export interface Eip1193Provider {
 }
 
 /**
- * One JSON-RPC API as the node serves it: a method name and its params in, the result out,
- * errors thrown as RpcError. Every chain API (contract chain, exchange chain, keystore, info)
- * is one; the HTTP node maps paths to them.
+ * One JSON-RPC API as the node serves it on a path: a method name and its params in (an array,
+ * an object, or undefined when the request has none), the result out, errors thrown as
+ * `RpcError`. Every API is one (`RpcApi.dispatch`); the HTTP node maps paths to them.
  */
 export type Dispatch = (method: string, params: unknown) => Promise<unknown>;

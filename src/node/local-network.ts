@@ -2,15 +2,17 @@ import { deriveMnemonicKeys, DEFAULT_ACCOUNT_BALANCE, DEFAULT_ACCOUNT_COUNT, DEF
 import { createNativeProvider, type EngineOptions, type NativeProvider } from "../engine";
 import { SharedMemory } from "../atomic/shared-memory";
 import { Keystore } from "../keystore/keystore";
-import { createKeystoreDispatch } from "../keystore/api";
+import { createKeystoreApi } from "../keystore/api";
 import { ExchangeChain } from "../xchain/vm";
 import { createExchangeChainDispatch, createStaticXvmDispatch } from "../xchain/api";
 import { localGenesis, type LocalGenesisOptions } from "../xchain/genesis";
 import { createContractChainAtomicService } from "../cchain/api";
 import { bytesToHex, decodePrivateKey, privateKeyToAddresses } from "../encoding";
-import { providerDispatch, type Dispatch } from "../node/http-server";
-import { createInfoDispatch } from "./info-api";
-import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_C_BALANCE, type NetworkIdentifiers } from "./constants";
+import { providerDispatch } from "./http-server";
+import type { Dispatch } from "../rpc/types";
+import { createInfoApi } from "./info-api";
+import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_C_BALANCE, type NetworkIdentifiers } from "../network/constants";
+import { PATHS } from "../network/paths";
 
 export interface LocalNetworkOptions extends EngineOptions {
   /** Identifiers of the simulated network (default: the reference node's local network). */
@@ -20,18 +22,6 @@ export interface LocalNetworkOptions extends EngineOptions {
   /** More funded exchange-chain addresses at genesis. */
   exchangeGenesis?: LocalGenesisOptions;
 }
-
-/** The HTTP paths of the node, as the reference node names them (and the seed's names). */
-export const PATHS = {
-  contractRpc: "/ext/bc/C/rpc",
-  contractCvm: "/ext/bc/C/cvm",
-  contractAvax: "/ext/bc/C/avax",
-  exchange: "/ext/bc/X",
-  exchangeStaticSeed: "/ext/vm/xvm",
-  exchangeStaticReference: "/ext/vm/avm",
-  keystore: "/ext/keystore",
-  info: "/ext/info",
-} as const;
 
 /**
  * A whole local network in one process: the contract chain (the engine), the exchange chain,
@@ -76,8 +66,8 @@ export class LocalNetwork {
       [`/ext/bc/${network.xChainId}`]: exchangeDispatch,
       [PATHS.exchangeStaticSeed]: staticDispatch,
       [PATHS.exchangeStaticReference]: staticDispatch,
-      [PATHS.keystore]: createKeystoreDispatch(keystore),
-      [PATHS.info]: createInfoDispatch(network, "0.1.0"),
+      [PATHS.keystore]: createKeystoreApi(keystore).dispatch,
+      [PATHS.info]: createInfoApi(network, "0.1.0").dispatch,
     };
     return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, routes);
   }

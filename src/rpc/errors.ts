@@ -1,6 +1,8 @@
 /**
- * JSON-RPC errors raised by the engine. Adapters (HTTP node, Hardhat plugin) pass
- * `code`, `message` and `data` through unchanged, so every transport reports the same error.
+ * JSON-RPC error codes and the error every API throws at its boundary. Domain code throws its
+ * own errors; an API module maps them to an `RpcError` (see `RpcApi`'s `mapError`), and the
+ * transports (HTTP node, Hardhat plugin, in-process provider) pass `code`, `message` and `data`
+ * through unchanged, so every transport reports the same error.
  */
 export const RpcErrorCode = {
   /** Invalid JSON was received. */
@@ -13,7 +15,7 @@ export const RpcErrorCode = {
   InvalidParams: -32602,
   /** Internal JSON-RPC error. */
   InternalError: -32603,
-  /** Generic server error: execution reverted, transaction rejected, etc. */
+  /** Generic server error: execution reverted, transaction rejected, a refusal of the node's. */
   ServerError: -32000,
   /** Execution reverted; `data` holds the revert bytes (geth convention). */
   ExecutionReverted: 3,
@@ -41,8 +43,14 @@ export class RpcError extends Error {
   }
 }
 
+/** -32602: a parameter that cannot be read; the message names it and what was expected. */
 export function invalidParams(message: string): RpcError {
   return new RpcError(RpcErrorCode.InvalidParams, message);
+}
+
+/** -32000: a request the node understood and refuses (a rule, a state, a password), with optional data. */
+export function serverError(message: string, data?: unknown): RpcError {
+  return new RpcError(RpcErrorCode.ServerError, message, data);
 }
 
 export function methodNotFound(method: string): RpcError {

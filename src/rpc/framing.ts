@@ -8,15 +8,8 @@
  *
  * Spec: https://www.jsonrpc.org/specification
  */
-import { RpcErrorCode } from "../engine/errors";
-import type { Dispatch } from "../engine/provider-types";
-
-/**
- * Runs one JSON-RPC call. `params` is the request's `params` member as sent (an array or an
- * object), or `undefined` when the request has none. Throwing an `RpcError` (or any object with
- * a numeric `code` and a string `message`) produces that error; anything else becomes -32603.
- */
-export type { Dispatch };
+import { RpcErrorCode } from "./errors";
+import type { Dispatch } from "./types";
 
 /** A request or response id: the spec allows a string, a number or null. */
 export type JsonRpcId = string | number | null;

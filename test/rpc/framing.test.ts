@@ -1,7 +1,8 @@
 import { expect } from "chai";
 
-import { RpcError, RpcErrorCode } from "../../src/engine/errors";
-import { type Dispatch, handleJsonRpcBody } from "../../src/node/jsonrpc";
+import { RpcError, RpcErrorCode } from "../../src/rpc/errors";
+import { handleJsonRpcBody } from "../../src/rpc/framing";
+import type { Dispatch } from "../../src/rpc/types";
 
 /** A dispatcher that echoes its call, records it, and fails on a few method names. */
 function fakeDispatch(): Dispatch & { calls: { method: string; params: unknown }[] } {
