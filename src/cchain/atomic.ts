@@ -3,7 +3,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { AtomicMemoryError, type AtomicElement, type AtomicRequests, type SharedMemory } from "../atomic/shared-memory";
 import type { BlockRecord } from "../engine/chain";
 import type { Engine } from "../engine/engine";
-import type { NativeStateManager } from "../engine/state-manager";
+import type { AtomicStateReader, AtomicStateWriter } from "../engine/atomic-host";
 import { decodeCb58, encodeCb58, equalBytes } from "../encoding";
 import { LOCAL_NETWORK, type NetworkIdentifiers } from "../network/constants";
 import {
@@ -508,7 +508,7 @@ export function verifyAtomicTx(parsed: ParsedAtomicTx, env: SemanticEnvironment)
 // Application
 // ---------------------------------------------------------------------------------------
 
-async function getAccount(state: NativeStateManager, address: Address): Promise<Account> {
+async function getAccount(state: AtomicStateReader, address: Address): Promise<Account> {
   return (await state.getAccount(address)) ?? new Account();
 }
 
@@ -516,7 +516,7 @@ async function getAccount(state: NativeStateManager, address: Address): Promise<
  * The state transfer: import credits, export debits and bumps nonces. Throws (the caller
  * reverts) on insufficient funds or a wrong nonce, like the node's EVMStateTransfer.
  */
-export async function applyAtomicStateTransfer(tx: UnsignedAtomicTx, state: NativeStateManager, nativeAssetId: Uint8Array): Promise<void> {
+export async function applyAtomicStateTransfer(tx: UnsignedAtomicTx, state: AtomicStateWriter, nativeAssetId: Uint8Array): Promise<void> {
   if (tx.typeId === AtomicTypeId.ImportTx) {
     for (const out of tx.outs) {
       const address = new Address(out.address);
@@ -672,7 +672,7 @@ export function buildImportTx(params: BuildImportParams): ParsedAtomicTx {
 export interface BuildExportParams {
   ctx: AtomicContext;
   /** Current state: balances and nonces of the keys' accounts. */
-  state: NativeStateManager;
+  state: AtomicStateReader;
   assetId: Uint8Array;
   amount: bigint;
   destinationChain: Uint8Array;
@@ -688,12 +688,12 @@ interface Spend {
   key: Uint8Array;
 }
 
-async function nativeBalanceInNAvax(state: NativeStateManager, address: Uint8Array): Promise<bigint> {
+async function nativeBalanceInNAvax(state: AtomicStateReader, address: Uint8Array): Promise<bigint> {
   const account = await state.getAccount(new Address(address));
   return (account?.balance ?? 0n) / X2C_RATE;
 }
 
-async function nonceOf(state: NativeStateManager, address: Uint8Array): Promise<bigint> {
+async function nonceOf(state: AtomicStateReader, address: Uint8Array): Promise<bigint> {
   return (await state.getAccount(new Address(address)))?.nonce ?? 0n;
 }
 
@@ -887,7 +887,7 @@ export class ContractChainAtomics {
     return this.engine.serialize(async () => {
       const parsed = await buildExportTx({
         ctx: this.ctx,
-        state: this.engine.stateManager,
+        state: this.engine.currentState,
         assetId: params.assetId,
         amount: params.amount,
         destinationChain: params.destinationChain,

@@ -83,3 +83,5 @@ export {
   decodeNativeAssetCallInput,
   decodeNativeAssetCallInputBytes,
 } from "./precompile";
+export { type NodeByteEncoding, NODE_BYTE_ENCODINGS, NODE_BYTES_CHECKSUM_LENGTH, encodeNodeBytes, decodeNodeBytes } from "./node-bytes";
+export { UINT64_MAX, UINT32_MAX } from "./integers";

@@ -49,6 +49,7 @@ import { revertError, failureMessage } from "./revert";
 import { NativeStateManager } from "./state-manager";
 import type { MultiCoinSnapshot } from "./multicoin";
 import { parseAssetIdHex } from "./params";
+import type { AtomicChainHost, AtomicOperation, AtomicStateReader } from "./atomic-host";
 
 /** A transaction request as eth_sendTransaction / eth_call receive it, already parsed. */
 export interface TransactionRequest {
@@ -103,15 +104,6 @@ export interface SnapshotCompanion {
   capture(): () => void;
 }
 
-/**
- * A cross-chain (atomic) transaction as the engine sees it: its ID, its gas, and the state
- * transfer it makes (credit on import, debit on export), which may reject it by throwing.
- */
-export interface AtomicOperation {
-  id: string;
-  gasUsed: bigint;
-  apply(state: NativeStateManager): Promise<void>;
-}
 
 /** A transaction waiting in the pool (automine off), with its sender resolved. */
 interface PooledTransaction {
@@ -175,7 +167,7 @@ interface HeaderData {
  * a chain of blocks, a transaction pool, and the queries a node answers. It knows nothing of
  * JSON-RPC framing, HTTP or Hardhat; `rpc.ts` maps methods onto it.
  */
-export class Engine {
+export class Engine implements AtomicChainHost {
   readonly options: ResolvedEngineOptions;
   readonly common: Common;
   stateManager: NativeStateManager;
@@ -674,6 +666,22 @@ export class Engine {
     }
     const { record } = await this.mineBlock({ transactions: [], atomic: [operation] });
     return record;
+  }
+
+  headTimestamp(): bigint {
+    return this.head.block.header.timestamp;
+  }
+
+  get currentState(): AtomicStateReader {
+    return this.stateManager;
+  }
+
+  blockAt(height: bigint): BlockRecord | undefined {
+    return this.chain.byNumberOrUndefined(height);
+  }
+
+  get deprecatedPrecompiles(): boolean {
+    return this.options.deprecatedPrecompiles;
   }
 
   /** The block that accepted an atomic transaction, if any. */

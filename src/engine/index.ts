@@ -1,5 +1,6 @@
 export { Engine } from "./engine";
-export type { AtomicOperation, BlockSelector, CallOutcome, LogFilter, SnapshotCompanion, TransactionRequest } from "./engine";
+export type { BlockSelector, CallOutcome, LogFilter, SnapshotCompanion, TransactionRequest } from "./engine";
+export type { AtomicChainHost, AtomicOperation, AtomicStateReader, AtomicStateWriter } from "./atomic-host";
 export { NativeStateManager } from "./state-manager";
 export type { BlockRecord } from "./chain";
 export { NativeProvider, createNativeProvider } from "./provider";
