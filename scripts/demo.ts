@@ -10,8 +10,9 @@
  * The node runs in this process and listens on a free loopback port, so every step goes
  * through the same HTTP APIs and clients a real node would see.
  */
-import { JsonRpcProvider, Wallet, formatUnits, type Signer } from "ethers";
+import { JsonRpcProvider, Wallet, type Signer } from "ethers";
 import { createNodeClient, type NodeClient } from "../src/clients";
+import { formatAssetAmount } from "../src/flows/amounts";
 import { contractToExchange, exchangeToContract } from "../src/flows/cross-chain";
 import { unwrap, wrap } from "../src/flows/wrapped";
 import { assetIdToHex, encodePrivateKey, hexToBytes, privateKeyToAddresses } from "../src/encoding";
@@ -22,6 +23,11 @@ import { WrappedNativeAsset__factory, type WrappedNativeAsset } from "../typecha
 
 const DENOMINATION = 2; // GOLD shows 100 units as 1.00
 const SUPPLY = 1_000_000n * 100n; // 1 000 000.00 GOLD
+/** The journey's amounts, in GOLD's smallest unit. */
+const EXPORTED = 600_000n * 100n;
+const WRAPPED = 400_000n * 100n;
+const SENT = 150_000n * 100n;
+const UNWRAPPED = 100_000n * 100n;
 const credentials = { username: "demo", password: "journey-of-an-asset-42" };
 /** Bob is mnemonic account #1: a public test key. */
 const BOB_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
@@ -40,7 +46,7 @@ export async function runJourney(client: NodeClient, provider: JsonRpcProvider, 
   const alice = await provider.getSigner(0);
   const bob: Signer = new Wallet(BOB_KEY, provider);
   const bobAddress = await bob.getAddress();
-  const gold = (units: bigint) => `${formatUnits(units, DENOMINATION)} GOLD`;
+  const gold = (units: bigint) => formatAssetAmount(units, DENOMINATION, "GOLD");
 
   let assetID = "";
   let wrapper: WrappedNativeAsset | undefined;
@@ -48,13 +54,13 @@ export async function runJourney(client: NodeClient, provider: JsonRpcProvider, 
   const balances = async () => {
     const x = assetID === "" ? 0n : (await client.xvm.getBalance({ address: ewoq.exchange, assetID })).balance;
     const c = async (address: string) => (assetID === "" ? 0n : await client.cvm.getAssetBalance(address, assetID));
-    const w = async (address: string) => (wrapper === undefined ? 0n : await wrapper.balanceOf(address));
+    const w = async (address: string) => formatAssetAmount(wrapper === undefined ? 0n : await wrapper.balanceOf(address), DENOMINATION, "WGOLD");
     const rows = [
       `  exchange chain  ${ewoq.exchange}: ${gold(x)}`,
-      `  contract chain  alice ${alice.address}: ${gold(await c(alice.address))}, wrapped ${gold(await w(alice.address))}`,
-      `                  bob   ${bobAddress}: ${gold(await c(bobAddress))}, wrapped ${gold(await w(bobAddress))}`,
+      `  contract chain  alice ${alice.address}: ${gold(await c(alice.address))}, ${await w(alice.address)}`,
+      `                  bob   ${bobAddress}: ${gold(await c(bobAddress))}, ${await w(bobAddress)}`,
     ];
-    if (wrapper !== undefined) rows.push(`                  wrapper ${wrapperAddress}: ${gold(await c(wrapperAddress))}, total supply ${gold(await wrapper.totalSupply())}`);
+    if (wrapper !== undefined) rows.push(`                  wrapper ${wrapperAddress}: ${gold(await c(wrapperAddress))}, WGOLD supply ${formatAssetAmount(await wrapper.totalSupply(), DENOMINATION, "WGOLD")}`);
     return { x, rows };
   };
   const step = async (title: string, ids: string[] = []) => {
@@ -82,24 +88,24 @@ export async function runJourney(client: NodeClient, provider: JsonRpcProvider, 
   await client.xvm.waitForTxStatus(assetID, { intervalMs: 100 });
   await step(`1. create the fixed-cap asset GOLD on the exchange chain: ${assetID}`, [assetID]);
 
-  const toContract = await exchangeToContract({ client, credentials, status, intervalMs: 100 }, { owner: ewoq.exchange, to: alice.address, amount: 600_000n * 100n, assetID });
-  await step("2-3. export 600 000.00 GOLD to the contract chain and import it for alice", [toContract.exportTxID, toContract.importTxID]);
+  const toContract = await exchangeToContract({ client, credentials, status, intervalMs: 100 }, { owner: ewoq.exchange, to: alice.address, amount: EXPORTED, assetID });
+  await step(`2-3. export ${gold(EXPORTED)} to the contract chain and import it for alice`, [toContract.exportTxID, toContract.importTxID]);
 
   const wrapperContract = await new WrappedNativeAsset__factory(alice).deploy("Wrapped Demo Gold", "WGOLD", DENOMINATION, BigInt(assetIdToHex(assetID)));
   await wrapperContract.waitForDeployment();
   wrapper = wrapperContract;
   wrapperAddress = await wrapperContract.getAddress();
-  const wrapped = await wrap(alice, wrapperAddress, assetID, 400_000n * 100n);
-  await step(`4. alice deploys WGOLD at ${wrapperAddress} and wraps 400 000.00 (nativeAssetCall + deposit, one transaction)`, [wrapped.hash]);
+  const wrapped = await wrap(alice, wrapperAddress, assetID, WRAPPED);
+  await step(`4. alice deploys WGOLD at ${wrapperAddress} and wraps ${gold(WRAPPED)} (nativeAssetCall + deposit, one transaction)`, [wrapped.hash]);
 
-  const transfer = await (await wrapperContract.connect(alice).transfer(bobAddress, 150_000n * 100n)).wait();
-  await step("5. alice transfers 150 000.00 WGOLD to bob", [transfer!.hash]);
+  const transfer = await (await wrapperContract.connect(alice).transfer(bobAddress, SENT)).wait();
+  await step(`5. alice transfers ${formatAssetAmount(SENT, DENOMINATION, "WGOLD")} to bob`, [transfer!.hash]);
 
-  const unwrapped = await unwrap(bob, wrapperAddress, 100_000n * 100n);
-  await step("6. bob unwraps 100 000.00 WGOLD (withdraw)", [unwrapped.hash]);
+  const unwrapped = await unwrap(bob, wrapperAddress, UNWRAPPED);
+  await step(`6. bob unwraps ${formatAssetAmount(UNWRAPPED, DENOMINATION, "WGOLD")} (withdraw)`, [unwrapped.hash]);
 
-  const toExchange = await contractToExchange({ client, credentials, status, intervalMs: 100 }, { to: ewoq.exchange, amount: 100_000n * 100n, assetID });
-  await step("7-8. bob exports 100 000.00 GOLD back and it is imported on the exchange chain", [toExchange.exportTxID, toExchange.importTxID]);
+  const toExchange = await contractToExchange({ client, credentials, status, intervalMs: 100 }, { to: ewoq.exchange, amount: UNWRAPPED, assetID });
+  await step(`7-8. bob exports ${gold(UNWRAPPED)} back and it is imported on the exchange chain`, [toExchange.exportTxID, toExchange.importTxID]);
 
   const x = (await balances()).x;
   const onContract = (await client.cvm.getAssetBalance(alice.address, assetID)) + (await client.cvm.getAssetBalance(bobAddress, assetID)) + (await client.cvm.getAssetBalance(wrapperAddress, assetID));

@@ -16,6 +16,7 @@ export { LocalNetwork, type LocalNetworkOptions } from "./node/local-network";
 export { PATHS } from "./network/paths";
 export { LOCAL_NETWORK, LOCAL_TEST_KEY, type NetworkIdentifiers } from "./network/constants";
 export { wrap, unwrap, wrapTransaction, unwrapTransaction, wrappedAssetId } from "./flows/wrapped";
+export { formatAssetAmount } from "./flows/amounts";
 export { exchangeToContract, contractToExchange, DEFAULT_IMPORT_FEE_TOP_UP, type CrossChainContext, type CrossChainResult } from "./flows/cross-chain";
 export { createNodeClient, type NodeClient, type NodeClientOptions } from "./clients";
 /** Every client, error class and type of the node APIs. */

@@ -1,4 +1,5 @@
 import type { Credentials, NodeClient } from "../clients";
+import { formatAssetAmount } from "./amounts";
 import { formatChainAddress, parseChainAddress } from "../encoding";
 
 /**
@@ -72,11 +73,11 @@ export async function exchangeToContract(
   let feeExportTxID: string | undefined;
   if (asset.assetID !== native.assetID) {
     const topUp = args.feeTopUp ?? DEFAULT_IMPORT_FEE_TOP_UP;
-    ctx.status?.(`export ${topUp} of ${native.symbol} alongside, for the contract chain's import fee`);
+    ctx.status?.(`export ${formatAssetAmount(topUp, native.denomination, native.symbol)} alongside, for the contract chain's import fee`);
     feeExportTxID = (await ctx.client.xvm.export({ credentials: ctx.credentials, to: exportTo, amount: topUp, assetID: native.assetID })).txID;
     await waitExchange(ctx, "xvm.export", feeExportTxID);
   }
-  ctx.status?.(`export ${args.amount} of ${asset.symbol || asset.assetID} from the exchange chain to ${exportTo}`);
+  ctx.status?.(`export ${formatAssetAmount(args.amount, asset.denomination, asset.symbol || asset.assetID)} from the exchange chain to ${exportTo}`);
   const exported = await ctx.client.xvm.export({ credentials: ctx.credentials, to: exportTo, amount: args.amount, assetID: asset.assetID });
   await waitExchange(ctx, "xvm.export", exported.txID);
   ctx.status?.(`import on the contract chain to ${args.to}`);
@@ -95,7 +96,7 @@ export async function contractToExchange(
   args: { to: string; amount: bigint; assetID: string; baseFee?: bigint },
 ): Promise<CrossChainResult> {
   const asset = await ctx.client.xvm.getAssetDescription({ assetID: args.assetID });
-  ctx.status?.(`export ${args.amount} of ${asset.symbol || asset.assetID} from the contract chain to ${args.to}`);
+  ctx.status?.(`export ${formatAssetAmount(args.amount, asset.denomination, asset.symbol || asset.assetID)} from the contract chain to ${args.to}`);
   const exportTxID = await ctx.client.cvm.export({ credentials: ctx.credentials, to: args.to, amount: args.amount, assetID: args.assetID, ...(args.baseFee === undefined ? {} : { baseFee: args.baseFee }) });
   const height = await waitContract(ctx, "cvm.export", exportTxID);
   if (height !== undefined) ctx.status?.(`  accepted in contract-chain block ${height}`);
