@@ -1,5 +1,5 @@
 import type { SharedMemory } from "../atomic/shared-memory";
-import type { Engine } from "../engine/engine";
+import type { AtomicChainHost } from "../engine/atomic-host";
 import { RpcError, RpcErrorCode } from "../rpc/errors";
 import {
   EncodingError,
@@ -15,7 +15,9 @@ import {
 import { type Keystore, KeystoreError, type KeystoreUser } from "../keystore/keystore";
 import { LOCAL_NETWORK, type NetworkIdentifiers } from "../network/constants";
 import { SHORT_ID_LENGTH } from "../xchain/codec";
-import { AtomicTxError, ContractChainAtomics, P_CHAIN_ID } from "./atomic";
+import { P_CHAIN_ID } from "./context";
+import { AtomicTxError } from "./errors";
+import { ContractChainAtomics } from "./service";
 import { evmAddressOfPrivateKey } from "./atomic-codec";
 import { type ApiByteEncoding, ApiEncodingError, decodeApiBytes, encodeApiBytes, parseApiByteEncoding, parseTxEncoding } from "./formatting";
 import type { Dispatch } from "../rpc/types";
@@ -35,13 +37,13 @@ import type { Dispatch } from "../rpc/types";
 export type AtomicDispatch = Dispatch;
 
 export interface ContractChainAtomicApiOptions {
-  engine: Engine;
+  host: AtomicChainHost;
   sharedMemory: SharedMemory;
   keystore: Keystore;
   network?: NetworkIdentifiers;
   /** Share an existing instance (e.g. with the Hardhat plugin); one is created otherwise. */
   atomics?: ContractChainAtomics;
-  /** The Banff rule (only the native coin crosses chains); default: the engine's `deprecatedPrecompiles`. */
+  /** The Banff rule (only the native coin crosses chains); default: the host's `deprecatedPrecompiles`. */
   nativeOnly?: boolean;
   /** Unix seconds for UTXO locktimes (default: wall clock, never before the head block). */
   clock?: () => bigint;
@@ -172,7 +174,7 @@ export class ContractChainAtomicApi {
     this.atomics =
       options.atomics ??
       new ContractChainAtomics({
-        engine: options.engine,
+        host: options.host,
         sharedMemory: options.sharedMemory,
         network: this.network,
         ...(options.nativeOnly === undefined ? {} : { nativeOnly: options.nativeOnly }),

@@ -51,7 +51,7 @@ export class LocalNetwork {
     // evm_snapshot / evm_revert / hardhat_reset move the whole network, not only the contract chain.
     provider.engine.addSnapshotCompanion(exchange);
     provider.engine.addSnapshotCompanion(sharedMemory);
-    const atomic = createContractChainAtomicService({ engine: provider.engine, sharedMemory, keystore, network });
+    const atomic = createContractChainAtomicService({ host: provider.engine, sharedMemory, keystore, network });
     const exchangeDispatch = createExchangeChainDispatch(exchange, keystore);
     const staticDispatch = createStaticXvmDispatch();
     const rpc = providerDispatch(provider);

@@ -58,7 +58,7 @@ class World {
     const memory = new SharedMemory();
     const keystore = new Keystore();
     await keystore.createUser(USER.username, USER.password);
-    const { api, dispatch } = createContractChainAtomicService({ engine: provider.engine, sharedMemory: memory, keystore, network: NET, ...options });
+    const { api, dispatch } = createContractChainAtomicService({ host: provider.engine, sharedMemory: memory, keystore, network: NET, ...options });
     return new World(provider, memory, keystore, api, dispatch);
   }
 
