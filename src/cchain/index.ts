@@ -24,5 +24,4 @@ export { type SemanticEnvironment, verifyAtomicTx } from "./semantics";
 export { applyAtomicStateTransfer, atomicRequestsOf } from "./state-transfer";
 export { type BuildImportParams, buildImportTx, type BuildExportParams, buildExportTx } from "./builders";
 export { type AtomicStatus, type AcceptedAtomicTx, type ContractChainAtomicsOptions, ContractChainAtomics } from "./service";
-export * from "./formatting";
 export * from "./api";
