@@ -80,6 +80,16 @@ function atomicRefusal(error: unknown): RpcError | undefined {
 // Parameters
 // ---------------------------------------------------------------------------------------
 
+/** `decode()`, whose EncodingError is -32602 "<name>: <problem>". */
+function decoded<T>(name: string, decode: () => T): T {
+  try {
+    return decode();
+  } catch (error) {
+    if (error instanceof EncodingError) throw invalidParams(`${name}: ${error.message}`);
+    throw error;
+  }
+}
+
 /** A contract-chain address: "0x" and 40 hex digits. */
 function evmAddressParam(p: NamedParams, name: string): Uint8Array {
   const value = p.raw(name);
@@ -92,13 +102,7 @@ function evmAddressParam(p: NamedParams, name: string): Uint8Array {
 /** A 32-byte ID in cb58. */
 function idParam(p: NamedParams, name: string): Uint8Array {
   const text = p.string(name, `missing parameter ${p.nameOf(name)} (a cb58 ID)`);
-  let bytes: Uint8Array;
-  try {
-    bytes = decodeCb58(text);
-  } catch (error) {
-    if (error instanceof EncodingError) throw invalidParams(`${p.nameOf(name)}: ${error.message}`);
-    throw error;
-  }
+  const bytes = decoded(p.nameOf(name), () => decodeCb58(text));
   if (bytes.length !== 32) throw invalidParams(`${p.nameOf(name)} must be a 32-byte ID in cb58, got ${bytes.length} bytes`);
   return bytes;
 }
@@ -197,13 +201,7 @@ class ChainParams {
   exportDestination(p: NamedParams): { chain: Uint8Array; shortId: Uint8Array } {
     const to = p.string("to");
     if (to.includes("-")) {
-      let parsed;
-      try {
-        parsed = parseChainAddress(to);
-      } catch (error) {
-        if (error instanceof EncodingError) throw invalidParams(`to: ${error.message}`);
-        throw error;
-      }
+      const parsed = decoded("to", () => parseChainAddress(to));
       const chain = this.lookup(parsed.chainAlias);
       if (chain === undefined) throw invalidParams(`to: there is no chain with alias ${JSON.stringify(parsed.chainAlias)} (expected e.g. "X-${this.network.hrp}1...")`);
       if (parsed.hrp !== this.network.hrp) throw invalidParams(`to: expected hrp ${JSON.stringify(this.network.hrp)} but got ${JSON.stringify(parsed.hrp)}`);
@@ -215,13 +213,7 @@ class ChainParams {
     }
     const chain = this.lookup(targetChain);
     if (chain === undefined) throw invalidParams(`problem parsing chainID ${JSON.stringify(targetChain)}: there is no chain with alias or ID ${JSON.stringify(targetChain)}`);
-    let shortId: Uint8Array;
-    try {
-      shortId = decodeCb58(to);
-    } catch (error) {
-      if (error instanceof EncodingError) throw invalidParams(`to: ${error.message}`);
-      throw error;
-    }
+    const shortId = decoded("to", () => decodeCb58(to));
     if (shortId.length !== SHORT_ID_LENGTH) throw invalidParams(`to must name a ${SHORT_ID_LENGTH}-byte address, got ${shortId.length} bytes`);
     return { chain, shortId };
   }
@@ -326,13 +318,7 @@ export function createContractChainAtomicApi(options: ContractChainAtomicApiOpti
     /** username, password, privateKey ("PrivateKey-…") → address (0x, checksummed). */
     importKey: async (p) => {
       const text = p.string("privateKey", "argument 'privateKey' not given");
-      let key: Uint8Array;
-      try {
-        key = decodePrivateKey(text);
-      } catch (error) {
-        if (error instanceof EncodingError) throw invalidParams(`privateKey: ${error.message}`);
-        throw error;
-      }
+      const key = decoded("privateKey", () => decodePrivateKey(text));
       const user = await authenticate(keystore, p, () => "problem retrieving data");
       user.addKey(cChainId, key);
       return { address: toChecksumAddress(evmAddressOfPrivateKey(key)) };

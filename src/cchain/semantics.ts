@@ -111,16 +111,27 @@ function verifyTransfer(hash: Uint8Array, input: TransferableInput, credential: 
   });
 }
 
+interface AssetAmount {
+  assetId: Uint8Array;
+  amount: bigint;
+}
+
+/** The flow check of either kind: the fee (native coin) and the outputs need no more of any asset than the inputs provide. */
+function verifyFlow(kind: "import" | "export", parsed: ParsedAtomicTx, env: SemanticEnvironment, produced: readonly AssetAmount[], consumed: readonly AssetAmount[]): void {
+  const { nativeAssetId } = env.ctx;
+  const fee = calculateDynamicFee(atomicTxGasUsed(parsed.tx.unsignedTx, parsed.unsignedBytes), env.baseFee);
+  const flow = new FlowChecker();
+  flow.produce(nativeAssetId, fee);
+  for (const out of produced) flow.produce(out.assetId, out.amount);
+  for (const input of consumed) flow.consume(input.assetId, input.amount);
+  const problem = flow.problem(nativeAssetId, fee);
+  if (problem !== undefined) fail("insufficient-funds", `${kind} tx flow check failed due to: ${problem}`);
+}
+
 function verifyImportSemantics(parsed: ParsedAtomicTx, tx: UnsignedImportTx, env: SemanticEnvironment): void {
   const { ctx } = env;
   verifyImportSyntax(tx, ctx);
-  const fee = calculateDynamicFee(atomicTxGasUsed(tx, parsed.unsignedBytes), env.baseFee);
-  const flow = new FlowChecker();
-  flow.produce(ctx.nativeAssetId, fee);
-  for (const out of tx.outs) flow.produce(out.assetId, out.amount);
-  for (const input of tx.importedInputs) flow.consume(input.assetId, input.input.amount);
-  const problem = flow.problem(ctx.nativeAssetId, fee);
-  if (problem !== undefined) fail("insufficient-funds", `import tx flow check failed due to: ${problem}`);
+  verifyFlow("import", parsed, env, tx.outs, tx.importedInputs.map((input) => ({ assetId: input.assetId, amount: input.input.amount })));
 
   const credentials = parsed.tx.credentials;
   if (credentials.length !== tx.importedInputs.length) {
@@ -153,13 +164,7 @@ function verifyImportSemantics(parsed: ParsedAtomicTx, tx: UnsignedImportTx, env
 function verifyExportSemantics(parsed: ParsedAtomicTx, tx: UnsignedExportTx, env: SemanticEnvironment): void {
   const { ctx } = env;
   verifyExportSyntax(tx, ctx);
-  const fee = calculateDynamicFee(atomicTxGasUsed(tx, parsed.unsignedBytes), env.baseFee);
-  const flow = new FlowChecker();
-  flow.produce(ctx.nativeAssetId, fee);
-  for (const out of tx.exportedOutputs) flow.produce(out.assetId, out.output.amount);
-  for (const input of tx.ins) flow.consume(input.assetId, input.amount);
-  const problem = flow.problem(ctx.nativeAssetId, fee);
-  if (problem !== undefined) fail("insufficient-funds", `export tx flow check failed due to: ${problem}`);
+  verifyFlow("export", parsed, env, tx.exportedOutputs.map((out) => ({ assetId: out.assetId, amount: out.output.amount })), tx.ins);
 
   const credentials = parsed.tx.credentials;
   if (tx.ins.length !== credentials.length) {

@@ -60,15 +60,20 @@ export function transferInputProblem(input: TransferableInput, path: string): st
   return undefined;
 }
 
-/** The syntactic rules of an ImportTx. */
-export function verifyImportSyntax(tx: UnsignedImportTx, ctx: AtomicContext): void {
-  if (tx.importedInputs.length === 0) fail("no-import-inputs", "tx has no imported inputs");
+/** Both kinds: issued on this network, for this chain. */
+function verifyNetworkAndChain(tx: UnsignedAtomicTx, ctx: AtomicContext): void {
   if (tx.networkId !== ctx.networkId) {
     fail("wrong-network-id", `tx was issued with a different network ID (tx: ${tx.networkId}, this network: ${ctx.networkId})`);
   }
   if (!equalBytes(tx.blockchainId, ctx.chainId)) {
     fail("wrong-chain-id", `tx has wrong chain ID (blockchainID ${encodeCb58(tx.blockchainId)} is not this chain's ${encodeCb58(ctx.chainId)})`);
   }
+}
+
+/** The syntactic rules of an ImportTx. */
+export function verifyImportSyntax(tx: UnsignedImportTx, ctx: AtomicContext): void {
+  if (tx.importedInputs.length === 0) fail("no-import-inputs", "tx has no imported inputs");
+  verifyNetworkAndChain(tx, ctx);
   if (tx.outs.length === 0) fail("no-evm-outputs", "tx has no EVM outputs");
   if (!isPeerChain(ctx, tx.sourceChain)) {
     fail("wrong-chain-id", `tx has wrong chain ID (source chain ${encodeCb58(tx.sourceChain)} is not another chain of this network)`);
@@ -95,12 +100,7 @@ export function verifyImportSyntax(tx: UnsignedImportTx, ctx: AtomicContext): vo
 /** The syntactic rules of an ExportTx. */
 export function verifyExportSyntax(tx: UnsignedExportTx, ctx: AtomicContext): void {
   if (tx.exportedOutputs.length === 0) fail("no-export-outputs", "tx has no export outputs");
-  if (tx.networkId !== ctx.networkId) {
-    fail("wrong-network-id", `tx was issued with a different network ID (tx: ${tx.networkId}, this network: ${ctx.networkId})`);
-  }
-  if (!equalBytes(tx.blockchainId, ctx.chainId)) {
-    fail("wrong-chain-id", `tx has wrong chain ID (blockchainID ${encodeCb58(tx.blockchainId)} is not this chain's ${encodeCb58(ctx.chainId)})`);
-  }
+  verifyNetworkAndChain(tx, ctx);
   if (!isPeerChain(ctx, tx.destinationChain)) {
     fail("wrong-chain-id", `tx has wrong chain ID (destination chain ${encodeCb58(tx.destinationChain)} is not another chain of this network)`);
   }
