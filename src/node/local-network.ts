@@ -6,7 +6,7 @@ import { createKeystoreApi } from "../keystore/api";
 import { ExchangeChain } from "../xchain/vm";
 import { createExchangeChainDispatch, createStaticXvmDispatch } from "../xchain/api";
 import { localGenesis, type LocalGenesisOptions } from "../xchain/genesis";
-import { createContractChainAtomicService } from "../cchain/api";
+import { ContractChainAtomics, createContractChainAtomicApi } from "../cchain";
 import { bytesToHex, decodePrivateKey, privateKeyToAddresses } from "../encoding";
 import { providerDispatch } from "./http-server";
 import type { Dispatch } from "../rpc/types";
@@ -51,7 +51,7 @@ export class LocalNetwork {
     // evm_snapshot / evm_revert / hardhat_reset move the whole network, not only the contract chain.
     provider.engine.addSnapshotCompanion(exchange);
     provider.engine.addSnapshotCompanion(sharedMemory);
-    const atomic = createContractChainAtomicService({ engine: provider.engine, sharedMemory, keystore, network });
+    const atomic = createContractChainAtomicApi({ atomics: new ContractChainAtomics({ host: provider.engine, sharedMemory, network }), keystore });
     const exchangeDispatch = createExchangeChainDispatch(exchange, keystore);
     const staticDispatch = createStaticXvmDispatch();
     const rpc = providerDispatch(provider);

@@ -3,26 +3,24 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { randomBytes } from "@noble/hashes/utils.js";
 import { SharedMemory } from "../../src/atomic/shared-memory";
 import { createNativeProvider, type NativeProvider } from "../../src/engine";
-import { decodeCb58, encodeCb58, encodePrivateKey, formatChainAddress } from "../../src/encoding";
+import { decodeCb58, decodeNodeBytes, encodeCb58, encodeNodeBytes, encodePrivateKey, formatChainAddress } from "../../src/encoding";
 import { Keystore } from "../../src/keystore/keystore";
 import { startHttpNode } from "../../src/node/http-server";
 import { LOCAL_NETWORK } from "../../src/network/constants";
+import type { Dispatch } from "../../src/rpc";
 import { TypeId, decodeUtxo, encodeUtxo, shortIdFromPrivateKey, utxoId, type Utxo } from "../../src/xchain/codec";
 import {
   AtomicTypeId,
-  type AtomicDispatch,
   CONTRACT_CHAIN_ATOMIC_METHODS,
   CONTRACT_CHAIN_AVAX_PATH,
   CONTRACT_CHAIN_CVM_PATH,
-  type ContractChainAtomicApi,
+  ContractChainAtomics,
   X2C_RATE,
   type UnsignedExportTx,
   type UnsignedImportTx,
   atomicTxGasUsed,
   calculateDynamicFee,
-  createContractChainAtomicService,
-  decodeApiBytes,
-  encodeApiBytes,
+  createContractChainAtomicApi,
   evmAddressOfPrivateKey,
   parseSignedAtomicTx,
   signAtomicTx,
@@ -49,8 +47,8 @@ class World {
     readonly provider: NativeProvider,
     readonly memory: SharedMemory,
     readonly keystore: Keystore,
-    readonly api: ContractChainAtomicApi,
-    readonly dispatch: AtomicDispatch,
+    readonly atomics: ContractChainAtomics,
+    readonly dispatch: Dispatch,
   ) {}
 
   static async create(options: { nativeOnly?: boolean } = {}): Promise<World> {
@@ -58,8 +56,8 @@ class World {
     const memory = new SharedMemory();
     const keystore = new Keystore();
     await keystore.createUser(USER.username, USER.password);
-    const { api, dispatch } = createContractChainAtomicService({ engine: provider.engine, sharedMemory: memory, keystore, network: NET, ...options });
-    return new World(provider, memory, keystore, api, dispatch);
+    const atomics = new ContractChainAtomics({ host: provider.engine, sharedMemory: memory, network: NET, ...options });
+    return new World(provider, memory, keystore, atomics, createContractChainAtomicApi({ atomics, keystore }).dispatch);
   }
 
   call<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}): Promise<T> {
@@ -113,7 +111,7 @@ class World {
 
   async tx(txID: string): Promise<{ parsed: ReturnType<typeof parseSignedAtomicTx>; blockHeight?: string }> {
     const reply = await this.call<{ tx: string; blockHeight?: string }>("cvm.getAtomicTx", { txID, encoding: "hex" });
-    return { parsed: parseSignedAtomicTx(decodeApiBytes(reply.tx, "hex")), blockHeight: reply.blockHeight };
+    return { parsed: parseSignedAtomicTx(decodeNodeBytes(reply.tx, "hex")), blockHeight: reply.blockHeight };
   }
 }
 
@@ -227,7 +225,7 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
       const { parsed } = await world.tx(txID);
       const original = parsed.tx.unsignedTx as UnsignedImportTx;
       const conflicting = signAtomicTx({ ...original, outs: [{ ...original.outs[0]!, amount: 1n }] }, [[alice]]);
-      const conflict = await world.fail("cvm.issueTx", { tx: encodeApiBytes(conflicting.signedBytes, "cb58") });
+      const conflict = await world.fail("cvm.issueTx", { tx: encodeNodeBytes(conflicting.signedBytes, "cb58") });
       expect(conflict.message).to.match(/^failed to fetch import UTXOs from 2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed due to: atomic UTXO .* already been imported/);
       expect(await world.call("cvm.getAtomicTxStatus", { txID: encodeCb58(conflicting.id) })).to.deep.equal({ status: "Dropped" });
     });
@@ -251,7 +249,7 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
       const failure = await world.fail("cvm.import", { ...USER, to: to0x(recipient), sourceChain: "X" });
       expect(failure.message).to.contain("insufficient AVAX funds to pay transaction fee");
       const tx = signedImportFromX(locked, 3_000_000n, recipient, 1_000_000n, alice);
-      const refused = await world.fail("cvm.issueTx", { tx: encodeApiBytes(tx.signedBytes, "hex"), encoding: "hex" });
+      const refused = await world.fail("cvm.issueTx", { tx: encodeNodeBytes(tx.signedBytes, "hex"), encoding: "hex" });
       expect(refused.message).to.contain("import tx transfer failed verification: output is time locked");
     });
   });
@@ -325,7 +323,7 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
       expect(low.code).to.equal(-32000);
       expect(low.message).to.match(/^export tx flow check failed due to: insufficient funds/);
       expect(await world.balance(aliceEvm)).to.equal(balance);
-      const known = world.api.atomics.knownTransactions();
+      const known = world.atomics.knownTransactions();
       expect(await world.call("cvm.getAtomicTxStatus", { txID: known[known.length - 1]! })).to.deep.equal({ status: "Dropped" });
     });
 
@@ -426,7 +424,7 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
       const utxo = world.exportFromX(AVAX, 3_000_000_000n, [owner]);
       const outsiderEvm = evmAddressOfPrivateKey(outsider);
       const importTx = signedImportFromX(utxo, 3_000_000_000n, outsiderEvm, 2_990_000_000n, outsider);
-      const imported = await world.call<{ txID: string }>("cvm.issueTx", { tx: encodeApiBytes(importTx.signedBytes, "cb58") });
+      const imported = await world.call<{ txID: string }>("cvm.issueTx", { tx: encodeNodeBytes(importTx.signedBytes, "cb58") });
       expect(imported.txID).to.equal(encodeCb58(importTx.id));
       expect(await world.balance(outsiderEvm)).to.equal(2_990_000_000n * X2C_RATE);
 
@@ -441,7 +439,7 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
         },
         [[outsider]],
       );
-      const exportedTx = await world.call<{ txID: string }>("avax.issueTx", { tx: encodeApiBytes(exportTx.signedBytes, "hex"), encoding: "hex" });
+      const exportedTx = await world.call<{ txID: string }>("avax.issueTx", { tx: encodeNodeBytes(exportTx.signedBytes, "hex"), encoding: "hex" });
       expect(exportedTx.txID).to.equal(encodeCb58(exportTx.id));
       expect(await world.balance(outsiderEvm)).to.equal(1_980_000_000n * X2C_RATE);
       expect(await world.nonce(outsiderEvm)).to.equal(1n);
@@ -449,7 +447,7 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
 
       // the same export again: the nonce is spent
       const replayed = signAtomicTx({ ...(exportTx.tx.unsignedTx as UnsignedExportTx), exportedOutputs: [{ ...(exportTx.tx.unsignedTx as UnsignedExportTx).exportedOutputs[0]!, output: { ...(exportTx.tx.unsignedTx as UnsignedExportTx).exportedOutputs[0]!.output, amount: 999_999_999n } }] }, [[outsider]]);
-      const refused = await world.fail("cvm.issueTx", { tx: encodeApiBytes(replayed.signedBytes, "cb58") });
+      const refused = await world.fail("cvm.issueTx", { tx: encodeNodeBytes(replayed.signedBytes, "cb58") });
       expect(refused.message).to.match(/^invalid nonce/);
       expect(await world.balance(outsiderEvm)).to.equal(1_980_000_000n * X2C_RATE);
 
@@ -458,14 +456,14 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
       const hexed = await world.call<{ tx: string; encoding: string }>("cvm.getAtomicTx", { txID: exportedTx.txID, encoding: "hex" });
       expect(cb58.encoding).to.equal("cb58");
       expect(hexed.encoding).to.equal("hex");
-      expect(hex(decodeApiBytes(cb58.tx, "cb58"))).to.equal(hex(exportTx.signedBytes));
-      expect(hex(decodeApiBytes(hexed.tx, "hex"))).to.equal(hex(exportTx.signedBytes));
+      expect(hex(decodeNodeBytes(cb58.tx, "cb58"))).to.equal(hex(exportTx.signedBytes));
+      expect(hex(decodeNodeBytes(hexed.tx, "hex"))).to.equal(hex(exportTx.signedBytes));
       expect(cb58.blockHeight).to.equal((await world.blockNumber()).toString());
 
       const garbage = await world.fail("cvm.issueTx", { tx: "0x1234", encoding: "hex" });
       expect(garbage.code).to.equal(-32602);
       expect(garbage.message).to.contain("problem decoding transaction");
-      const truncated = await world.fail("cvm.issueTx", { tx: encodeApiBytes(exportTx.signedBytes.subarray(0, 50), "cb58") });
+      const truncated = await world.fail("cvm.issueTx", { tx: encodeNodeBytes(exportTx.signedBytes.subarray(0, 50), "cb58") });
       expect(truncated.code).to.equal(-32602);
       expect(truncated.message).to.contain("problem parsing transaction");
     });
@@ -475,9 +473,9 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
       const utxo = world.exportFromX(AVAX, 3_000_000_000n, [shortIdFromPrivateKey(outsider)]);
       const outsiderEvm = evmAddressOfPrivateKey(outsider);
       const importTx = signedImportFromX(utxo, 3_000_000_000n, outsiderEvm, 2_990_000_000n, outsider);
-      const named = await world.fail("avax.issueTx", { tx: encodeApiBytes(importTx.signedBytes, "hex"), encoding: "cb58" });
+      const named = await world.fail("avax.issueTx", { tx: encodeNodeBytes(importTx.signedBytes, "hex"), encoding: "cb58" });
       expect(named.code).to.equal(-32602);
-      const reply = await world.call<{ txID: string }>("avax.issueTx", { tx: encodeApiBytes(importTx.signedBytes, "hex") });
+      const reply = await world.call<{ txID: string }>("avax.issueTx", { tx: encodeNodeBytes(importTx.signedBytes, "hex") });
       expect(reply.txID).to.equal(encodeCb58(importTx.id));
       expect(await world.balance(outsiderEvm)).to.equal(2_990_000_000n * X2C_RATE);
     });
@@ -490,14 +488,14 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
       const greedy = build(2_000_000_000n); // leaves nothing for the fee
       const txID = encodeCb58(greedy.id);
       expect(await world.call("cvm.getAtomicTxStatus", { txID })).to.deep.equal({ status: "Unknown" });
-      const refused = await world.fail("cvm.issueTx", { tx: encodeApiBytes(greedy.signedBytes, "cb58") });
+      const refused = await world.fail("cvm.issueTx", { tx: encodeNodeBytes(greedy.signedBytes, "cb58") });
       expect(refused.message).to.match(/^import tx flow check failed due to: insufficient funds/);
       expect(await world.call("cvm.getAtomicTxStatus", { txID })).to.deep.equal({ status: "Dropped" });
       const dropped = await world.call<Record<string, unknown>>("cvm.getAtomicTx", { txID });
       expect(dropped).to.not.have.property("blockHeight");
 
       const fair = build(1_900_000_000n);
-      const accepted = await world.call<{ txID: string }>("cvm.issueTx", { tx: encodeApiBytes(fair.signedBytes, "cb58") });
+      const accepted = await world.call<{ txID: string }>("cvm.issueTx", { tx: encodeNodeBytes(fair.signedBytes, "cb58") });
       const height = (await world.blockNumber()).toString();
       expect(await world.call("avax.getAtomicTxStatus", { txID: accepted.txID })).to.deep.equal({ status: "Accepted", blockHeight: height });
     });
@@ -522,7 +520,7 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
         });
         expect(page.encoding).to.equal("cb58");
         pages.push(Number(page.numFetched));
-        seen.push(...page.utxos.map((u) => hex(decodeUtxo(decodeApiBytes(u, "cb58")).txId)));
+        seen.push(...page.utxos.map((u) => hex(decodeUtxo(decodeNodeBytes(u, "cb58")).txId)));
         if (Number(page.numFetched) < 2) break;
         expect(page.endIndex.address).to.equal(cAddress);
         startIndex = page.endIndex;
@@ -532,7 +530,7 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
 
       const all = await world.call<{ numFetched: string; utxos: string[] }>("avax.getUTXOs", { addresses: [cAddress, formatChainAddress(other, NET.hrp, "C")], sourceChain: "X", encoding: "hex" });
       expect(all.numFetched).to.equal("6");
-      for (const u of all.utxos) expect(decodeUtxo(decodeApiBytes(u, "hex")).output.typeId).to.equal(TypeId.Secp256k1TransferOutput);
+      for (const u of all.utxos) expect(decodeUtxo(decodeNodeBytes(u, "hex")).output.typeId).to.equal(TypeId.Secp256k1TransferOutput);
       const bare = await world.call<{ numFetched: string }>("cvm.getUTXOs", { addresses: [encodeCb58(owner)], sourceChain: "X" });
       expect(bare.numFetched).to.equal("5");
       const none = await world.call<{ numFetched: string; endIndex: { address: string; utxo: string } }>("cvm.getUTXOs", { addresses: [cAddress], sourceChain: "P" });

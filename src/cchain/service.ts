@@ -1,0 +1,238 @@
+/**
+ * The contract chain's atomic-transaction service (`ContractChainAtomics`): issuance (verify
+ * against the chain's state and shared memory), acceptance (each transaction in a block of its
+ * own, through the engine's `AtomicChainHost`), and the records getAtomicTx / getAtomicTxStatus
+ * answer from.
+ */
+import { AtomicMemoryError, type SharedMemory } from "../atomic/shared-memory";
+import type { AtomicChainHost } from "../engine/atomic-host";
+import type { BlockRecord } from "../engine/chain";
+import { encodeCb58 } from "../encoding";
+import { LOCAL_NETWORK, type NetworkIdentifiers } from "../network/constants";
+import { CodecError, type Utxo, decodeUtxo, shortIdFromPrivateKey } from "../xchain/codec";
+import { AtomicTypeId, type ParsedAtomicTx, parseSignedAtomicTx } from "./atomic-codec";
+import { buildExportTx, buildImportTx } from "./builders";
+import { type AtomicContext, atomicContextOf } from "./context";
+import { AtomicTxError, fail } from "./errors";
+import { ATOMIC_GAS_LIMIT, MAX_ATOMIC_TX_SIZE, atomicTxGasUsed, calculateDynamicFee } from "./fees";
+import { verifyAtomicTx } from "./semantics";
+import { applyAtomicStateTransfer, atomicRequestsOf } from "./state-transfer";
+
+/** Status of an atomic transaction as getAtomicTxStatus reports it. */
+export type AtomicStatus = "Accepted" | "Processing" | "Dropped" | "Unknown";
+
+interface TxRecord {
+  bytes: Uint8Array;
+  status: "Accepted" | "Dropped";
+  height: bigint | undefined;
+  /** Why it was dropped. */
+  reason?: string;
+}
+
+export interface AcceptedAtomicTx {
+  /** cb58 transaction ID. */
+  txId: string;
+  block: BlockRecord;
+  parsed: ParsedAtomicTx;
+  gasUsed: bigint;
+  /** Fee required at the block's base fee, in nAVAX. */
+  fee: bigint;
+}
+
+export interface ContractChainAtomicsOptions {
+  /** The engine, as far as atomic transactions reach it. */
+  host: AtomicChainHost;
+  sharedMemory: SharedMemory;
+  network?: NetworkIdentifiers;
+  /**
+   * Apply the Banff rule (only the native coin crosses chains). Default: the host's
+   * `deprecatedPrecompiles`, so both later-upgrade behaviours go together.
+   */
+  nativeOnly?: boolean;
+  /** Unix seconds for UTXO locktimes. Default: the wall clock, never before the head block. */
+  clock?: () => bigint;
+}
+
+/**
+ * The contract chain's side of cross-chain transfers: verifies atomic transactions against the
+ * chain's state and shared memory, accepts each in a block of its own, and remembers them
+ * for getAtomicTx / getAtomicTxStatus.
+ */
+export class ContractChainAtomics {
+  readonly host: AtomicChainHost;
+  readonly sharedMemory: SharedMemory;
+  readonly network: NetworkIdentifiers;
+  readonly ctx: AtomicContext;
+  private readonly clock: () => bigint;
+  private readonly records = new Map<string, TxRecord>();
+
+  constructor(options: ContractChainAtomicsOptions) {
+    this.host = options.host;
+    this.sharedMemory = options.sharedMemory;
+    this.network = options.network ?? LOCAL_NETWORK;
+    this.ctx = atomicContextOf(this.network, options.nativeOnly ?? options.host.deprecatedPrecompiles);
+    this.clock =
+      options.clock ??
+      (() => {
+        const now = BigInt(Math.floor(Date.now() / 1000));
+        const head = this.host.headTimestamp();
+        return now > head ? now : head;
+      });
+  }
+
+  /** Unix seconds used for locktimes. */
+  now(): bigint {
+    return this.clock();
+  }
+
+  /** Base fee (wei per gas) the next block has: what an atomic transaction must pay at least. */
+  requiredBaseFee(): bigint {
+    return this.host.nextBlockBaseFee();
+  }
+
+  /** The base fee the node's API uses when none is given: the next block's plus 10 %. */
+  suggestedBaseFee(): bigint {
+    return (this.host.nextBlockBaseFee() * 11n) / 10n;
+  }
+
+  /**
+   * Verifies and accepts a signed atomic transaction (bytes or parsed) in a new block.
+   * Throws an AtomicTxError when the node would refuse it; a decodable transaction refused
+   * for its content is then reported as Dropped.
+   */
+  issue(tx: Uint8Array | ParsedAtomicTx): Promise<AcceptedAtomicTx> {
+    return this.host.serialize(() => this.issueLocked(tx));
+  }
+
+  /** Builds, signs and accepts an import of every atomic UTXO from `sourceChain` the keys can spend. */
+  importFunds(params: { sourceChain: Uint8Array; to: Uint8Array; keys: Uint8Array[]; baseFee?: bigint }): Promise<AcceptedAtomicTx> {
+    return this.host.serialize(async () => {
+      const owners = params.keys.map(shortIdFromPrivateKey);
+      const page = this.sharedMemory.indexed(this.ctx.chainId, params.sourceChain, owners, undefined, undefined, 1024);
+      const utxos: Utxo[] = [];
+      for (const value of page.values) {
+        try {
+          utxos.push(decodeUtxo(value));
+        } catch (error) {
+          if (error instanceof CodecError) fail("bad-utxo", `problem retrieving atomic UTXOs: error parsing UTXO: ${error.message}`);
+          throw error;
+        }
+      }
+      const parsed = buildImportTx({
+        ctx: this.ctx,
+        sourceChain: params.sourceChain,
+        to: params.to,
+        baseFee: params.baseFee ?? this.suggestedBaseFee(),
+        keys: params.keys,
+        utxos,
+        now: this.now(),
+      });
+      return this.issueLocked(parsed);
+    });
+  }
+
+  /** Builds, signs and accepts an export of `amount` of an asset to `to` (short ID) on `destinationChain`. */
+  exportFunds(params: { assetId: Uint8Array; amount: bigint; destinationChain: Uint8Array; to: Uint8Array; keys: Uint8Array[]; baseFee?: bigint }): Promise<AcceptedAtomicTx> {
+    return this.host.serialize(async () => {
+      const parsed = await buildExportTx({
+        ctx: this.ctx,
+        state: this.host.currentState,
+        assetId: params.assetId,
+        amount: params.amount,
+        destinationChain: params.destinationChain,
+        to: params.to,
+        baseFee: params.baseFee ?? this.suggestedBaseFee(),
+        keys: params.keys,
+      });
+      return this.issueLocked(parsed);
+    });
+  }
+
+  private async issueLocked(input: Uint8Array | ParsedAtomicTx): Promise<AcceptedAtomicTx> {
+    let parsed: ParsedAtomicTx;
+    if (input instanceof Uint8Array) {
+      try {
+        parsed = parseSignedAtomicTx(input);
+      } catch (error) {
+        if (error instanceof CodecError) throw new AtomicTxError("malformed", `problem parsing transaction: ${error.message}`);
+        throw error;
+      }
+    } else {
+      parsed = input;
+    }
+    const txId = encodeCb58(parsed.id);
+    const previous = this.records.get(txId);
+    if (previous?.status === "Accepted" && this.acceptedHeight(txId, previous) !== undefined) {
+      throw new AtomicTxError(
+        "already-accepted",
+        `tx ${txId} was already accepted in block ${previous.height}: its ${parsed.tx.unsignedTx.typeId === AtomicTypeId.ImportTx ? "atomic UTXOs are already imported" : "inputs are already spent"}`,
+        txId,
+      );
+    }
+    const tx = parsed.tx.unsignedTx;
+    try {
+      if (parsed.signedBytes.length > MAX_ATOMIC_TX_SIZE) {
+        fail("too-large", `tx size (${parsed.signedBytes.length}) exceeds total atomic txs size target (${MAX_ATOMIC_TX_SIZE})`);
+      }
+      const gasUsed = atomicTxGasUsed(tx, parsed.unsignedBytes);
+      if (gasUsed > ATOMIC_GAS_LIMIT) fail("gas-limit", `tx gas usage (${gasUsed}) exceeds atomic gas limit (${ATOMIC_GAS_LIMIT})`);
+      const baseFee = this.host.nextBlockBaseFee();
+      verifyAtomicTx(parsed, { ctx: this.ctx, sharedMemory: this.sharedMemory, baseFee, now: this.now() });
+      const { peerChain, requests } = atomicRequestsOf(tx, parsed.id);
+      const block = await this.host.mineAtomic({
+        id: txId,
+        gasUsed,
+        apply: async (state) => {
+          await applyAtomicStateTransfer(tx, state, this.ctx.nativeAssetId);
+          try {
+            this.sharedMemory.apply(this.ctx.chainId, [[peerChain, requests]]);
+          } catch (error) {
+            if (error instanceof AtomicMemoryError) fail("shared-memory", error.message);
+            throw error;
+          }
+        },
+      });
+      this.records.set(txId, { bytes: parsed.signedBytes, status: "Accepted", height: block.number });
+      return { txId, block, parsed, gasUsed, fee: calculateDynamicFee(gasUsed, block.block.header.baseFeePerGas ?? baseFee) };
+    } catch (error) {
+      if (error instanceof AtomicTxError) {
+        error.txId = txId;
+        if (this.records.get(txId)?.status !== "Accepted") {
+          this.records.set(txId, { bytes: parsed.signedBytes, status: "Dropped", height: undefined, reason: error.message });
+        }
+      }
+      throw error;
+    }
+  }
+
+  /** Height of the block that accepted a recorded transaction, if that block is still in the chain. */
+  private acceptedHeight(txId: string, record: TxRecord): bigint | undefined {
+    if (record.height === undefined) return undefined;
+    const block = this.host.blockAt(record.height);
+    return block?.atomicTransactions.includes(txId) ? record.height : undefined;
+  }
+
+  /** Status (and block height when accepted) of a transaction, by cb58 ID. */
+  status(txId: string): { status: AtomicStatus; blockHeight?: bigint; reason?: string } {
+    const record = this.records.get(txId);
+    if (record === undefined) return { status: "Unknown" };
+    if (record.status === "Dropped") return { status: "Dropped", reason: record.reason };
+    const height = this.acceptedHeight(txId, record);
+    return height === undefined ? { status: "Unknown" } : { status: "Accepted", blockHeight: height };
+  }
+
+  /** The signed bytes of a known transaction with its status, or undefined for an unknown one. */
+  transaction(txId: string): { bytes: Uint8Array; status: AtomicStatus; blockHeight?: bigint } | undefined {
+    const record = this.records.get(txId);
+    if (record === undefined) return undefined;
+    const status = this.status(txId);
+    if (status.status === "Unknown") return undefined;
+    return { bytes: record.bytes, status: status.status, blockHeight: status.blockHeight };
+  }
+
+  /** Every recorded transaction ID (accepted or dropped). */
+  knownTransactions(): string[] {
+    return [...this.records.keys()];
+  }
+}
+
