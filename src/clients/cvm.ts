@@ -14,9 +14,9 @@
  * Same conventions as the exchange-chain client: API names for fields, `bigint` amounts (sent as
  * decimal strings), omitted optionals not sent, single-field results returned as the value.
  */
-import { assetIdToCb58, type AssetIdInput } from "../encoding";
+import { assetIdToCb58, type AssetIdInput, UINT256_MAX, UINT64_MAX } from "../encoding";
 import { BYTE_ENCODINGS, type ByteEncoding } from "./bytes";
-import { Args, invoke, type Reader, UINT64_MAX, waitForStatus, type WaitOptions } from "./internal";
+import { Args, invoke, type Reader, waitForStatus, type WaitOptions } from "./internal";
 import { compact, type JsonObject, type JsonValue } from "./json";
 import { DEFAULT_CONTRACT_CHAIN, type Naming, namingScheme } from "./naming";
 import type { Transport } from "./transport";
@@ -187,7 +187,7 @@ export function createContractChainClient(options: ContractChainClientOptions): 
   const baseFeeParam = (args: Args, value: unknown): string | undefined => {
     if (value === undefined) return undefined;
     if (typeof value !== "bigint") return args.type("baseFee", "a bigint (wei)", value);
-    if (value < 0n || value > (1n << 256n) - 1n) throw new RangeError(`${args.method}: baseFee must be from 0 to 2^256-1, got ${value}`);
+    if (value < 0n || value > UINT256_MAX) throw new RangeError(`${args.method}: baseFee must be from 0 to 2^256-1, got ${value}`);
     return `0x${value.toString(16)}`;
   };
   const blockHeight = (r: Reader): { blockHeight?: bigint } => {

@@ -7,8 +7,7 @@ import type { JsonObject, JsonRpcParams, JsonValue } from "./json";
 import type { CallOptions, Transport } from "./transport";
 import type { ByteEncoding } from "./bytes";
 import { encodeNodeBytes } from "./bytes";
-
-export const UINT64_MAX = (1n << 64n) - 1n;
+import { UINT64_MAX } from "../encoding";
 
 // ---------------------------------------------------------------- arguments
 
