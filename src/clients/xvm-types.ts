@@ -4,7 +4,7 @@
  * interface. The implementation is in `./xvm`.
  */
 import type { ByteEncoding } from "./bytes";
-import type { WaitOptions } from "./internal";
+import type { WaitOptions } from "./call";
 import type { JsonObject } from "./json";
 import type { Naming } from "./naming";
 import type { Transport } from "./transport";

@@ -21,11 +21,13 @@
  * {@link ExchangeChainClient} interface are in `./xvm-types` (and exported from here too).
  */
 import { BYTE_ENCODINGS, type ByteEncoding } from "./bytes";
-import { Args, invoke, Reader, waitForStatus } from "./internal";
-import { compact, type JsonObject, type JsonValue, parseJsonLossless } from "./json";
+import { checkTransport, Endpoint } from "./call";
+import { exportKey, importKey, issueTx } from "./chain-methods";
+import { type Args, Reader } from "./internal";
+import { compact, type JsonValue, parseJsonLossless } from "./json";
 import { DEFAULT_EXCHANGE_CHAIN, namingScheme } from "./naming";
-import type { RequestOptions, TxIDChangeAddr, UTXOPage } from "./types";
-import { getUTXOPage, iterateUTXOPages, type UTXOQuery } from "./utxos";
+import type { RequestOptions, TxIDChangeAddr } from "./types";
+import { utxoPaging } from "./utxos";
 import {
   type AddressTxsPage,
   type AssetIDChangeAddr,
@@ -44,26 +46,13 @@ export * from "./xvm-types";
 
 /** Creates an exchange-chain client over `transport`. */
 export function createExchangeChainClient(options: ExchangeChainClientOptions): ExchangeChainClient {
-  const { transport } = options;
-  if (typeof transport !== "object" || transport === null || typeof transport.call !== "function") {
-    throw new TypeError("createExchangeChainClient: transport must be a Transport (see createTransport)");
-  }
+  const transport = checkTransport("createExchangeChainClient", options.transport);
   const scheme = namingScheme(options.naming);
-  const path = scheme.exchangeChainPath(options.chain ?? DEFAULT_EXCHANGE_CHAIN);
-  const staticPath = scheme.exchangeStaticPath;
-  const name = scheme.exchangeMethod;
-
-  function call<T>(
-    method: string,
-    build: (args: Args) => JsonObject,
-    read: (r: Reader) => T,
-    options?: RequestOptions,
-    at: string = path,
-  ): Promise<T> {
-    const full = name(method);
-    // Arguments are checked inside the promise, so a bad argument rejects like a node error.
-    return Promise.resolve().then(() => invoke(transport, at, full, build(new Args(full)), read, options));
-  }
+  const namespace = scheme.exchangeNamespace;
+  const chain = new Endpoint(transport, scheme.exchangeChainPath(options.chain ?? DEFAULT_EXCHANGE_CHAIN), namespace);
+  /** The static API: `buildGenesis`, which needs no chain. */
+  const genesis = new Endpoint(transport, scheme.exchangeStaticPath, namespace);
+  const utxos = utxoPaging<GetUTXOsParameters>(chain, false);
 
   const txIDChangeAddr = (r: Reader): TxIDChangeAddr => ({
     txID: r.get("txID").string(),
@@ -98,14 +87,8 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
   const denomination = (args: Args, value: unknown) => args.optionalInteger(value, "denomination", 0, 255);
   const txStatus = (r: Reader): XvmTxStatus => r.get("status").oneOf(XVM_TX_STATUSES);
 
-  function getUTXOs(parameters: GetUTXOsParameters, requestOptions?: RequestOptions): Promise<UTXOPage> {
-    return Promise.resolve().then(() =>
-      getUTXOPage(transport, path, name("getUTXOs"), parameters as UTXOQuery, false, requestOptions),
-    );
-  }
-
   function getAddressTxs(parameters: GetAddressTxsParameters, requestOptions?: RequestOptions): Promise<AddressTxsPage> {
-    return call(
+    return chain.call(
       "getAddressTxs",
       (args) =>
         compact({
@@ -120,7 +103,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
   }
 
   function getTxStatus(parameters: GetTxStatusParameters, requestOptions?: RequestOptions): Promise<XvmTxStatus> {
-    return call(
+    return chain.call(
       "getTxStatus",
       (args) => ({ txID: args.string(args.object(parameters).txID, "txID") }),
       txStatus,
@@ -132,7 +115,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
     parameters: GetTxParameters,
     requestOptions?: RequestOptions,
   ): Promise<GetTxResult<ByteEncoding> | GetTxResult<"json">> {
-    return call(
+    return chain.call(
       "getTx",
       (args) =>
         compact({
@@ -140,9 +123,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
           encoding: args.encoding(parameters.encoding, "encoding", ["cb58", "hex", "json"] as const),
         }),
       (r): GetTxResult<ByteEncoding> | GetTxResult<"json"> => {
-        const requested = parameters.encoding;
-        const encoding = r.maybe("encoding")?.encoding(["cb58", "hex", "json"] as const, requested ?? "cb58") ??
-          requested ?? "cb58";
+        const encoding = r.encodingMember(["cb58", "hex", "json"] as const, parameters.encoding ?? "cb58");
         if (encoding === "json") {
           const tx = r.get("tx");
           // Some nodes send the JSON form as a string holding the object.
@@ -165,14 +146,14 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
 
   return {
     naming: scheme.naming,
-    path,
-    staticPath,
+    path: chain.path,
+    staticPath: genesis.path,
 
     createAddress: (parameters, requestOptions) =>
-      call("createAddress", (args) => args.credentials(args.object(parameters).credentials), (r) => r.get("address").string(), requestOptions),
+      chain.call("createAddress", (args) => args.credentials(args.object(parameters).credentials), (r) => r.get("address").string(), requestOptions),
 
     createFixedCapAsset: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "createFixedCapAsset",
         (args) =>
           compact({
@@ -188,7 +169,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     createVariableCapAsset: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "createVariableCapAsset",
         (args) =>
           compact({
@@ -204,7 +185,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     createNFTAsset: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "createNFTAsset",
         (args) =>
           compact({
@@ -219,7 +200,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     mint: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "mint",
         (args) =>
           compact({
@@ -234,7 +215,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     mintNFT: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "mintNFT",
         (args) => {
           args.object(parameters);
@@ -257,7 +238,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     send: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "send",
         (args) =>
           compact({
@@ -273,7 +254,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     sendMultiple: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "sendMultiple",
         (args) => {
           const outputs = args.object(parameters).outputs;
@@ -297,7 +278,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     export: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "export",
         (args) =>
           compact({
@@ -312,7 +293,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     import: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "import",
         (args) => ({
           to: args.string(args.object(parameters).to, "to"),
@@ -324,29 +305,12 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     exportKey: (parameters, requestOptions) =>
-      call(
-        "exportKey",
-        (args) => ({
-          ...args.credentials(args.object(parameters).credentials),
-          address: args.string(parameters.address, "address"),
-        }),
-        (r) => r.get("privateKey").string(),
-        requestOptions,
-      ),
+      exportKey(chain, parameters, (r) => r.get("privateKey").string(), requestOptions),
 
-    importKey: (parameters, requestOptions) =>
-      call(
-        "importKey",
-        (args) => ({
-          ...args.credentials(args.object(parameters).credentials),
-          privateKey: args.string(parameters.privateKey, "privateKey"),
-        }),
-        (r) => r.get("address").string(),
-        requestOptions,
-      ),
+    importKey: (parameters, requestOptions) => importKey(chain, parameters, requestOptions),
 
     listAddresses: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "listAddresses",
         (args) => args.credentials(args.object(parameters).credentials),
         (r) => r.get("addresses").stringArray(),
@@ -354,7 +318,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     getAllBalances: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "getAllBalances",
         (args) =>
           compact({
@@ -370,7 +334,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     getBalance: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "getBalance",
         (args) =>
           compact({
@@ -389,7 +353,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     getAssetDescription: (parameters = {}, requestOptions) =>
-      call(
+      chain.call(
         "getAssetDescription",
         // Sent even when empty: "when empty the native asset is returned".
         (args) => ({ assetID: args.optionalString(args.object(parameters).assetID, "assetID") ?? "" }),
@@ -426,28 +390,16 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
 
     getTxStatus,
 
-    getUTXOs,
+    getUTXOs: utxos.getUTXOs,
 
-    iterateUTXOs(parameters, requestOptions) {
-      return iterateUTXOPages((startIndex) => getUTXOs({ ...parameters, startIndex }, requestOptions), parameters);
-    },
+    iterateUTXOs: utxos.iterateUTXOs,
 
-    issueTx: (parameters, requestOptions) =>
-      call(
-        "issueTx",
-        (args) => {
-          args.object(parameters);
-          const tx = args.bytes(parameters.tx, "tx", args.encoding(parameters.encoding, "encoding", BYTE_ENCODINGS));
-          return compact({ tx: tx.text, encoding: tx.encoding });
-        },
-        (r) => r.get("txID").string(),
-        requestOptions,
-      ),
+    issueTx: (parameters, requestOptions) => issueTx(chain, parameters, requestOptions),
 
     buildGenesis: (parameters, requestOptions) => {
       // The request's encoding applies to the memos and to the returned bytes.
       let encoding: ByteEncoding | undefined;
-      return call(
+      return genesis.call(
         "buildGenesis",
         (args) => {
           const networkID = args.integer(args.object(parameters).networkID, "networkID", 0, 0xffff_ffff);
@@ -480,19 +432,16 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
         },
         (r) => ({
           bytes: r.get("bytes").string(),
-          encoding: r.maybe("encoding")?.encoding(BYTE_ENCODINGS, encoding ?? "cb58") ?? encoding ?? "cb58",
+          encoding: r.encodingMember(BYTE_ENCODINGS, encoding ?? "cb58"),
         }),
         requestOptions,
-        staticPath,
       );
     },
 
     waitForTxStatus: async (txID, waitOptions) => {
-      const method = name("getTxStatus");
-      new Args(method).string(txID, "txID");
-      await waitForStatus<XvmTxStatus, { status: XvmTxStatus }>({
+      await chain.waitForStatus<XvmTxStatus, { status: XvmTxStatus }>({
         waiter: "waitForTxStatus",
-        context: { method, path, url: transport.url + path },
+        statusMethod: "getTxStatus",
         txID,
         poll: async () => ({ status: await getTxStatus({ txID }, { signal: waitOptions?.signal }) }),
         accepted: "Accepted",
