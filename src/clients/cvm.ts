@@ -14,14 +14,16 @@
  * Same conventions as the exchange-chain client: API names for fields, `bigint` amounts (sent as
  * decimal strings), omitted optionals not sent, single-field results returned as the value.
  */
-import { assetIdToCb58, type AssetIdInput } from "../encoding";
+import { assetIdToCb58, type AssetIdInput, UINT256_MAX, UINT64_MAX } from "../encoding";
 import { BYTE_ENCODINGS, type ByteEncoding } from "./bytes";
-import { Args, invoke, type Reader, UINT64_MAX, waitForStatus, type WaitOptions } from "./internal";
-import { compact, type JsonObject, type JsonValue } from "./json";
+import { checkTransport, Endpoint, type WaitOptions } from "./call";
+import { exportKey, importKey, issueTx } from "./chain-methods";
+import type { Args, Reader } from "./internal";
+import { compact } from "./json";
 import { DEFAULT_CONTRACT_CHAIN, type Naming, namingScheme } from "./naming";
 import type { Transport } from "./transport";
 import type { Credentials, EncodedBytes, RequestOptions, UTXOIndex, UTXOPage } from "./types";
-import { getUTXOPage, iterateUTXOPages, type UTXOQuery } from "./utxos";
+import { utxoPaging } from "./utxos";
 
 /** Status of an atomic transaction on the contract chain. */
 export type AtomicTxStatus = "Accepted" | "Processing" | "Dropped" | "Unknown";
@@ -161,33 +163,17 @@ export interface ContractChainClient {
 
 /** Creates a contract-chain client over `transport`. */
 export function createContractChainClient(options: ContractChainClientOptions): ContractChainClient {
-  const { transport } = options;
-  if (typeof transport !== "object" || transport === null || typeof transport.call !== "function") {
-    throw new TypeError("createContractChainClient: transport must be a Transport (see createTransport)");
-  }
+  const transport = checkTransport("createContractChainClient", options.transport);
   const scheme = namingScheme(options.naming);
   const chain = options.chain ?? DEFAULT_CONTRACT_CHAIN;
-  const path = scheme.contractChainPath(chain);
-  const rpcPath = scheme.evmRpcPath(chain);
-  const name = scheme.contractMethod;
-
-  function call<T>(
-    method: string,
-    build: (args: Args) => JsonObject | readonly JsonValue[],
-    read: (r: Reader) => T,
-    requestOptions?: RequestOptions,
-    at: string = path,
-    full: string = name(method),
-  ): Promise<T> {
-    return Promise.resolve().then(() => invoke(transport, at, full, build(new Args(full)), read, requestOptions));
-  }
-  const evm = <T>(method: string, build: (args: Args) => readonly JsonValue[], read: (r: Reader) => T, o?: RequestOptions) =>
-    call(method, build, read, o, rpcPath, method);
+  const extras = new Endpoint(transport, scheme.contractChainPath(chain), scheme.contractNamespace);
+  const evm = new Endpoint(transport, scheme.evmRpcPath(chain));
+  const utxos = utxoPaging<CvmGetUTXOsParameters>(extras, true);
 
   const baseFeeParam = (args: Args, value: unknown): string | undefined => {
     if (value === undefined) return undefined;
     if (typeof value !== "bigint") return args.type("baseFee", "a bigint (wei)", value);
-    if (value < 0n || value > (1n << 256n) - 1n) throw new RangeError(`${args.method}: baseFee must be from 0 to 2^256-1, got ${value}`);
+    if (value < 0n || value > UINT256_MAX) throw new RangeError(`${args.method}: baseFee must be from 0 to 2^256-1, got ${value}`);
     return `0x${value.toString(16)}`;
   };
   const blockHeight = (r: Reader): { blockHeight?: bigint } => {
@@ -195,17 +181,11 @@ export function createContractChainClient(options: ContractChainClientOptions): 
     return height === undefined ? {} : { blockHeight: height.uint64() };
   };
 
-  function getUTXOs(parameters: CvmGetUTXOsParameters, requestOptions?: RequestOptions): Promise<UTXOPage> {
-    return Promise.resolve().then(() =>
-      getUTXOPage(transport, path, name("getUTXOs"), parameters as UTXOQuery, true, requestOptions),
-    );
-  }
-
   function getAtomicTxStatus(
     parameters: GetAtomicTxStatusParameters,
     requestOptions?: RequestOptions,
   ): Promise<AtomicTxStatusResult> {
-    return call(
+    return extras.call(
       "getAtomicTxStatus",
       (args) => ({ txID: args.string(args.object(parameters).txID, "txID") }),
       (r) => ({ status: r.get("status").oneOf(ATOMIC_TX_STATUSES), ...blockHeight(r) }),
@@ -215,11 +195,11 @@ export function createContractChainClient(options: ContractChainClientOptions): 
 
   return {
     naming: scheme.naming,
-    path,
-    rpcPath,
+    path: extras.path,
+    rpcPath: evm.path,
 
     export: (parameters, requestOptions) =>
-      call(
+      extras.call(
         "export",
         (args) =>
           compact({
@@ -234,7 +214,7 @@ export function createContractChainClient(options: ContractChainClientOptions): 
       ),
 
     import: (parameters, requestOptions) =>
-      call(
+      extras.call(
         "import",
         (args) =>
           compact({
@@ -247,14 +227,12 @@ export function createContractChainClient(options: ContractChainClientOptions): 
         requestOptions,
       ),
 
-    getUTXOs,
+    getUTXOs: utxos.getUTXOs,
 
-    iterateUTXOs(parameters, requestOptions) {
-      return iterateUTXOPages((startIndex) => getUTXOs({ ...parameters, startIndex }, requestOptions), parameters);
-    },
+    iterateUTXOs: utxos.iterateUTXOs,
 
     getAtomicTx: (parameters, requestOptions) =>
-      call(
+      extras.call(
         "getAtomicTx",
         (args) =>
           compact({
@@ -263,8 +241,7 @@ export function createContractChainClient(options: ContractChainClientOptions): 
           }),
         (r) => ({
           tx: r.get("tx").string(),
-          encoding: r.maybe("encoding")?.encoding(BYTE_ENCODINGS, parameters.encoding ?? "cb58") ??
-            parameters.encoding ?? "cb58",
+          encoding: r.encodingMember(BYTE_ENCODINGS, parameters.encoding ?? "cb58"),
           ...blockHeight(r),
         }),
         requestOptions,
@@ -272,56 +249,26 @@ export function createContractChainClient(options: ContractChainClientOptions): 
 
     getAtomicTxStatus,
 
-    issueTx: (parameters, requestOptions) =>
-      call(
-        "issueTx",
-        (args) => {
-          args.object(parameters);
-          const tx = args.bytes(parameters.tx, "tx", args.encoding(parameters.encoding, "encoding", BYTE_ENCODINGS));
-          return compact({ tx: tx.text, encoding: tx.encoding });
-        },
-        (r) => r.get("txID").string(),
-        requestOptions,
-      ),
+    issueTx: (parameters, requestOptions) => issueTx(extras, parameters, requestOptions),
 
     exportKey: (parameters, requestOptions) =>
-      call(
-        "exportKey",
-        (args) => ({
-          ...args.credentials(args.object(parameters).credentials),
-          address: args.string(parameters.address, "address"),
-        }),
-        (r) => ({ privateKey: r.get("privateKey").string(), privateKeyHex: r.get("privateKeyHex").string() }),
-        requestOptions,
-      ),
+      exportKey(extras, parameters, (r) => ({ privateKey: r.get("privateKey").string(), privateKeyHex: r.get("privateKeyHex").string() }), requestOptions),
 
-    importKey: (parameters, requestOptions) =>
-      call(
-        "importKey",
-        (args) => ({
-          ...args.credentials(args.object(parameters).credentials),
-          privateKey: args.string(parameters.privateKey, "privateKey"),
-        }),
-        (r) => r.get("address").string(),
-        requestOptions,
-      ),
+    importKey: (parameters, requestOptions) => importKey(extras, parameters, requestOptions),
 
-    waitForAtomicTxStatus: async (txID, waitOptions) => {
-      const method = name("getAtomicTxStatus");
-      new Args(method).string(txID, "txID");
-      return waitForStatus<AtomicTxStatus, AtomicTxStatusResult>({
+    waitForAtomicTxStatus: async (txID, waitOptions) =>
+      extras.waitForStatus<AtomicTxStatus, AtomicTxStatusResult>({
         waiter: "waitForAtomicTxStatus",
-        context: { method, path, url: transport.url + path },
+        statusMethod: "getAtomicTxStatus",
         txID,
         poll: () => getAtomicTxStatus({ txID }, { signal: waitOptions?.signal }),
         accepted: "Accepted",
         failed: ["Dropped"],
         options: waitOptions,
-      });
-    },
+      }),
 
     getAssetBalance: (address, assetID, block = "latest", requestOptions) =>
-      evm(
+      evm.call(
         "eth_getAssetBalance",
         (args) => {
           args.string(address, "address");
@@ -337,10 +284,10 @@ export function createContractChainClient(options: ContractChainClientOptions): 
         requestOptions,
       ),
 
-    baseFee: (requestOptions) => evm("eth_baseFee", () => [], (r) => r.quantity(), requestOptions),
+    baseFee: (requestOptions) => evm.call("eth_baseFee", () => [], (r) => r.quantity(), requestOptions),
 
     maxPriorityFeePerGas: (requestOptions) =>
-      evm("eth_maxPriorityFeePerGas", () => [], (r) => r.quantity(), requestOptions),
+      evm.call("eth_maxPriorityFeePerGas", () => [], (r) => r.quantity(), requestOptions),
   };
 }
 

@@ -1,3 +1,4 @@
+// src/clients: typed clients of a node's JSON-RPC APIs, on one call core (call.ts) and one UTXO paging core (utxos.ts).
 /**
  * Typed clients for a node's APIs: the exchange chain (`xvm` / `avm`), the contract chain's
  * extras (`cvm` / `avax`) and EVM extras, the keystore and the info API.
@@ -98,7 +99,7 @@ export {
   type UTXOIndex,
   type UTXOPage,
 } from "./types";
-export { DEFAULT_WAIT_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, type WaitOptions } from "./internal";
+export { DEFAULT_WAIT_INTERVAL_MS, DEFAULT_WAIT_TIMEOUT_MS, type WaitOptions } from "./call";
 export * from "./xvm";
 export * from "./cvm";
 export * from "./keystore";

@@ -1,5 +1,6 @@
 /** Client of the info API (`info.*` at `/ext/info`, the same under both namings). */
-import { Args, invoke, type Reader } from "./internal";
+import { checkTransport, Endpoint } from "./call";
+import type { Reader } from "./internal";
 import { INFO_PATH } from "./naming";
 import type { Transport } from "./transport";
 import type { RequestOptions } from "./types";
@@ -30,11 +31,7 @@ export interface InfoClient {
 }
 
 export function createInfoClient(options: InfoClientOptions): InfoClient {
-  const { transport } = options;
-  if (typeof transport !== "object" || transport === null || typeof transport.call !== "function") {
-    throw new TypeError("createInfoClient: transport must be a Transport (see createTransport)");
-  }
-  const path = INFO_PATH;
+  const info = new Endpoint(checkTransport("createInfoClient", options.transport), INFO_PATH, "info");
   const readFees = (r: Reader): TxFees => {
     const all: Record<string, bigint> = {};
     for (const key of Object.keys(r.object())) {
@@ -52,31 +49,13 @@ export function createInfoClient(options: InfoClientOptions): InfoClient {
     };
   };
   return {
-    path,
-    getNetworkID: (o) => invoke(transport, path, "info.getNetworkID", {}, (r) => r.get("networkID").count(), o),
+    path: info.path,
+    getNetworkID: (o) => info.call("getNetworkID", () => ({}), (r) => r.get("networkID").count(), o),
     getBlockchainID: (alias, o) =>
-      Promise.resolve().then(() =>
-        invoke(
-          transport,
-          path,
-          "info.getBlockchainID",
-          { alias: new Args("info.getBlockchainID").nonEmptyString(alias, "alias") },
-          (r) => r.get("blockchainID").string(),
-          o,
-        ),
-      ),
-    getTxFee: (o) => invoke(transport, path, "info.getTxFee", {}, readFees, o),
-    getNetworkName: (o) => invoke(transport, path, "info.getNetworkName", {}, (r) => r.get("networkName").string(), o),
+      info.call("getBlockchainID", (args) => ({ alias: args.nonEmptyString(alias, "alias") }), (r) => r.get("blockchainID").string(), o),
+    getTxFee: (o) => info.call("getTxFee", () => ({}), readFees, o),
+    getNetworkName: (o) => info.call("getNetworkName", () => ({}), (r) => r.get("networkName").string(), o),
     isBootstrapped: (chain, o) =>
-      Promise.resolve().then(() =>
-        invoke(
-          transport,
-          path,
-          "info.isBootstrapped",
-          { chain: new Args("info.isBootstrapped").nonEmptyString(chain, "chain") },
-          (r) => r.get("isBootstrapped").boolean(),
-          o,
-        ),
-      ),
+      info.call("isBootstrapped", (args) => ({ chain: args.nonEmptyString(chain, "chain") }), (r) => r.get("isBootstrapped").boolean(), o),
   };
 }

@@ -1,14 +1,11 @@
 /**
- * Helpers shared by the clients: argument checks and serialization, typed reading of results,
- * status polling. @internal — not part of the public API.
+ * The typed edges of a call, shared by the clients: {@link Args} checks and serializes a
+ * method's arguments, {@link Reader} reads its result. @internal — not part of the public API.
  */
-import { type CallContext, NodeResponseError, TxRejectedError, TxWaitTimeoutError } from "./errors";
-import type { JsonObject, JsonRpcParams, JsonValue } from "./json";
-import type { CallOptions, Transport } from "./transport";
-import type { ByteEncoding } from "./bytes";
-import { encodeNodeBytes } from "./bytes";
-
-export const UINT64_MAX = (1n << 64n) - 1n;
+import { UINT64_MAX } from "../encoding";
+import { type ByteEncoding, encodeNodeBytes } from "./bytes";
+import { type CallContext, NodeResponseError } from "./errors";
+import type { JsonObject, JsonValue } from "./json";
 
 // ---------------------------------------------------------------- arguments
 
@@ -241,92 +238,9 @@ export class Reader {
     if (this.value === undefined || this.value === null || this.value === "") return fallback;
     return this.oneOf(allowed);
   }
-}
 
-/** One JSON-RPC call whose result is read by `read`. */
-export async function invoke<T>(
-  transport: Transport,
-  path: string,
-  method: string,
-  params: JsonRpcParams,
-  read: (result: Reader) => T,
-  options?: CallOptions,
-): Promise<T> {
-  const result = await transport.call(path, method, params, options);
-  return read(new Reader({ method, path, url: transport.url + path }, result, "result"));
-}
-
-// ---------------------------------------------------------------- polling
-
-export interface WaitOptions<S extends string> {
-  /** Give up after this many milliseconds. Default 60 000. */
-  timeoutMs?: number;
-  /** Time between two polls, in milliseconds. Default 500. */
-  intervalMs?: number;
-  /** Called with the first status seen and with every change. */
-  onStatus?: (status: S) => void;
-  /** Stops waiting; the promise rejects with the signal's reason. */
-  signal?: AbortSignal;
-}
-
-export const DEFAULT_WAIT_TIMEOUT_MS = 60_000;
-export const DEFAULT_WAIT_INTERVAL_MS = 500;
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/**
- * Polls `poll` until its status is `accepted` (returns that reply), one of `failed` (throws
- * {@link TxRejectedError}) or the time is up (throws {@link TxWaitTimeoutError} with the last
- * status). A last poll happens at the deadline.
- */
-export async function waitForStatus<S extends string, R extends { status: S }>(args: {
-  waiter: string;
-  context: CallContext;
-  txID: string;
-  poll: () => Promise<R>;
-  accepted: S;
-  failed: readonly S[];
-  options: WaitOptions<S> | undefined;
-}): Promise<R> {
-  const options = args.options ?? {};
-  const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
-  const intervalMs = options.intervalMs ?? DEFAULT_WAIT_INTERVAL_MS;
-  if (typeof timeoutMs !== "number" || !(timeoutMs >= 0) || !Number.isFinite(timeoutMs)) {
-    throw new RangeError(`${args.waiter}: timeoutMs must be a non-negative number, got ${String(timeoutMs)}`);
-  }
-  if (typeof intervalMs !== "number" || !(intervalMs > 0) || !Number.isFinite(intervalMs)) {
-    throw new RangeError(`${args.waiter}: intervalMs must be a positive number, got ${String(intervalMs)}`);
-  }
-  const context = { ...args.context, waiter: args.waiter };
-  const deadline = Date.now() + timeoutMs;
-  let last: S | undefined;
-  for (;;) {
-    if (options.signal?.aborted) throw options.signal.reason;
-    const reply = await args.poll();
-    if (reply.status !== last) {
-      last = reply.status;
-      options.onStatus?.(reply.status);
-    }
-    if (reply.status === args.accepted) return reply;
-    if (args.failed.includes(reply.status)) throw new TxRejectedError(context, args.txID, reply.status);
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) throw new TxWaitTimeoutError(context, args.txID, last, timeoutMs);
-    await sleep(Math.min(intervalMs, remaining), options.signal);
+  /** The `encoding` member of this result, one of `allowed`; `fallback` when the node sends none. */
+  encodingMember<E extends string>(allowed: readonly E[], fallback: E): E {
+    return this.maybe("encoding")?.encoding(allowed, fallback) ?? fallback;
   }
 }

@@ -2,7 +2,8 @@
  * Client of the keystore API (`keystore.*` at `/ext/keystore`, the same under both namings):
  * the users whose `username` / `password` the chain methods take.
  */
-import { Args, invoke, type Reader } from "./internal";
+import { checkTransport, Endpoint } from "./call";
+import type { Reader } from "./internal";
 import { KEYSTORE_PATH } from "./naming";
 import type { Transport } from "./transport";
 import type { Credentials, RequestOptions } from "./types";
@@ -22,28 +23,18 @@ export interface KeystoreClient {
 }
 
 export function createKeystoreClient(options: KeystoreClientOptions): KeystoreClient {
-  const { transport } = options;
-  if (typeof transport !== "object" || transport === null || typeof transport.call !== "function") {
-    throw new TypeError("createKeystoreClient: transport must be a Transport (see createTransport)");
-  }
-  const path = KEYSTORE_PATH;
+  const keystore = new Endpoint(checkTransport("createKeystoreClient", options.transport), KEYSTORE_PATH, "keystore");
   // Older nodes answer { success: true }, newer ones {} (failures are JSON-RPC errors).
   const done = (r: Reader): void => {
     if (r.value !== null && r.maybe("success")?.boolean() === false) r.get("success").fail("true");
   };
   return {
-    path,
+    path: keystore.path,
     createUser: (credentials, requestOptions) =>
-      Promise.resolve().then(() => {
-        const method = "keystore.createUser";
-        return invoke(transport, path, method, new Args(method).credentials(credentials), done, requestOptions);
-      }),
+      keystore.call("createUser", (args) => args.credentials(credentials), done, requestOptions),
     listUsers: (requestOptions) =>
-      invoke(transport, path, "keystore.listUsers", {}, (r) => r.get("users").stringArray(), requestOptions),
+      keystore.call("listUsers", () => ({}), (r) => r.get("users").stringArray(), requestOptions),
     deleteUser: (credentials, requestOptions) =>
-      Promise.resolve().then(() => {
-        const method = "keystore.deleteUser";
-        return invoke(transport, path, method, new Args(method).credentials(credentials), done, requestOptions);
-      }),
+      keystore.call("deleteUser", (args) => args.credentials(credentials), done, requestOptions),
   };
 }

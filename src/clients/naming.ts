@@ -11,7 +11,10 @@
  * | contract chain extras | `cvm.*` at `/ext/bc/C/cvm` | `avax.*` at `/ext/bc/C/avax` |
  * | contract chain EVM | `eth_*` at `/ext/bc/C/rpc` | same |
  * | keystore, info | `keystore.*` at `/ext/keystore`, `info.*` at `/ext/info` | same |
+ *
+ * The paths themselves are the network's (`PATHS` in `src/network/paths.ts`).
  */
+import { chainPath, PATHS } from "../network/paths";
 
 /** `"seed"`: xvm/cvm as in the seed documents; `"reference"`: avm/avax as on real nodes. */
 export type Naming = "seed" | "reference";
@@ -25,8 +28,8 @@ export const DEFAULT_EXCHANGE_CHAIN = "X";
 /** Default alias of the contract chain. */
 export const DEFAULT_CONTRACT_CHAIN = "C";
 
-export const KEYSTORE_PATH = "/ext/keystore";
-export const INFO_PATH = "/ext/info";
+export const KEYSTORE_PATH = PATHS.keystore;
+export const INFO_PATH = PATHS.info;
 
 /** Paths and method names under one naming. */
 export interface NamingScheme {
@@ -61,10 +64,10 @@ export function namingScheme(naming: Naming = DEFAULT_NAMING): NamingScheme {
     naming,
     exchangeNamespace,
     contractNamespace,
-    exchangeStaticPath: seed ? "/ext/vm/xvm" : "/ext/vm/avm",
-    exchangeChainPath: (chain = DEFAULT_EXCHANGE_CHAIN) => `/ext/bc/${checkChain(chain)}`,
-    contractChainPath: (chain = DEFAULT_CONTRACT_CHAIN) => `/ext/bc/${checkChain(chain)}/${contractNamespace}`,
-    evmRpcPath: (chain = DEFAULT_CONTRACT_CHAIN) => `/ext/bc/${checkChain(chain)}/rpc`,
+    exchangeStaticPath: seed ? PATHS.exchangeStaticSeed : PATHS.exchangeStaticReference,
+    exchangeChainPath: (chain = DEFAULT_EXCHANGE_CHAIN) => chainPath(checkChain(chain)),
+    contractChainPath: (chain = DEFAULT_CONTRACT_CHAIN) => `${chainPath(checkChain(chain))}/${contractNamespace}`,
+    evmRpcPath: (chain = DEFAULT_CONTRACT_CHAIN) => `${chainPath(checkChain(chain))}/rpc`,
     exchangeMethod: (name) => `${exchangeNamespace}.${name}`,
     contractMethod: (name) => `${contractNamespace}.${name}`,
   };

@@ -19,6 +19,7 @@ import {
   NodeResponseError,
   NodeTimeoutError,
 } from "./errors";
+import { PATHS } from "../network/paths";
 import { type JsonObject, type JsonRpcParams, type JsonValue, parseJsonLossless } from "./json";
 
 /** The `fetch` function used; the global one by default. */
@@ -313,11 +314,11 @@ function notFoundHint(path: string, served: string[] | undefined): string | unde
   const reference = /^(\/ext\/bc\/[^/]+\/)avax$/.exec(path);
   let other: string | undefined;
   let naming: "seed" | "reference" | undefined;
-  if (seed !== null || path === "/ext/vm/xvm") {
-    other = seed !== null ? `${seed[1]}avax` : "/ext/vm/avm";
+  if (seed !== null || path === PATHS.exchangeStaticSeed) {
+    other = seed !== null ? `${seed[1]}avax` : PATHS.exchangeStaticReference;
     naming = "reference";
-  } else if (reference !== null || path === "/ext/vm/avm") {
-    other = reference !== null ? `${reference[1]}cvm` : "/ext/vm/xvm";
+  } else if (reference !== null || path === PATHS.exchangeStaticReference) {
+    other = reference !== null ? `${reference[1]}cvm` : PATHS.exchangeStaticSeed;
     naming = "seed";
   }
   if (other !== undefined && naming !== undefined && (served === undefined || served.includes(other))) {
@@ -325,6 +326,6 @@ function notFoundHint(path: string, served: string[] | undefined): string | unde
       ? `a reference node serves this API as avm/avax (at ${other}): create the client with naming: "reference"`
       : `the seed names of this API are xvm/cvm (at ${other}): create the client with naming: "seed"`;
   }
-  if (path === "/ext/keystore" && served === undefined) return "the keystore API may be disabled on this node";
+  if (path === PATHS.keystore && served === undefined) return "the keystore API may be disabled on this node";
   return undefined;
 }

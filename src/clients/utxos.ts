@@ -1,10 +1,15 @@
-/** `getUTXOs` paging shared by the exchange-chain and contract-chain clients. @internal */
-import { type ByteEncoding, BYTE_ENCODINGS } from "./bytes";
-import { Args, invoke, type Reader } from "./internal";
-import { compact } from "./json";
-import type { Transport } from "./transport";
+/**
+ * The UTXO paging core shared by the exchange-chain and contract-chain clients: `getUTXOs` (one
+ * page: the query's checks, the request, the page read back) and `iterateUTXOs` (every page, by
+ * the node's endIndex / startIndex rules). @internal
+ */
+import { BYTE_ENCODINGS, type ByteEncoding } from "./bytes";
+import type { Endpoint } from "./call";
+import type { Args, Reader } from "./internal";
+import { compact, type JsonObject } from "./json";
 import { MAX_UTXOS_PER_PAGE, type RequestOptions, type UTXOIndex, type UTXOPage } from "./types";
 
+/** What both chains' `getUTXOs` take. */
 export interface UTXOQuery {
   readonly addresses: readonly string[];
   readonly limit?: number;
@@ -13,7 +18,32 @@ export interface UTXOQuery {
   readonly encoding?: ByteEncoding;
 }
 
-export function utxoParams(args: Args, query: UTXOQuery, sourceChainRequired: boolean) {
+/** `getUTXOs` and `iterateUTXOs` of one chain, taking that chain's parameters `Q`. */
+export interface UTXOPaging<Q extends UTXOQuery> {
+  getUTXOs(parameters: Q, options?: RequestOptions): Promise<UTXOPage>;
+  iterateUTXOs(parameters: Q, options?: RequestOptions): AsyncGenerator<string, void, undefined>;
+}
+
+/**
+ * The UTXO paging of the API at `endpoint` (its `getUTXOs` method). `sourceChainRequired`: the
+ * contract chain only holds atomic UTXOs, so it needs the chain they came from.
+ */
+export function utxoPaging<Q extends UTXOQuery>(endpoint: Endpoint, sourceChainRequired: boolean): UTXOPaging<Q> {
+  const getUTXOs = (parameters: Q, options?: RequestOptions): Promise<UTXOPage> =>
+    endpoint.call(
+      "getUTXOs",
+      (args) => utxoParams(args, parameters, sourceChainRequired),
+      (r) => readUTXOPage(r, parameters.encoding),
+      options,
+    );
+  return {
+    getUTXOs,
+    iterateUTXOs: (parameters, options) =>
+      iterateUTXOPages((startIndex) => getUTXOs({ ...parameters, startIndex }, options), parameters),
+  };
+}
+
+function utxoParams(args: Args, query: UTXOQuery, sourceChainRequired: boolean): JsonObject {
   args.object(query);
   const addresses = args.stringArray(query.addresses, "addresses", { nonEmpty: true });
   const limit = args.optionalInteger(query.limit, "limit", 0, 0xffff_ffff);
@@ -32,7 +62,7 @@ export function utxoParams(args: Args, query: UTXOQuery, sourceChainRequired: bo
   return compact({ addresses, limit, startIndex, sourceChain, encoding });
 }
 
-export function readUTXOPage(r: Reader, requested: ByteEncoding | undefined): UTXOPage {
+function readUTXOPage(r: Reader, requested: ByteEncoding | undefined): UTXOPage {
   const endIndex = r.get("endIndex");
   const sourceChain = r.maybe("sourceChain")?.string();
   return {
@@ -40,21 +70,8 @@ export function readUTXOPage(r: Reader, requested: ByteEncoding | undefined): UT
     utxos: r.get("utxos").stringArray(),
     endIndex: { address: endIndex.get("address").string(), utxo: endIndex.get("utxo").string() },
     ...(sourceChain === undefined || sourceChain === "" ? {} : { sourceChain }),
-    encoding: r.maybe("encoding")?.encoding(BYTE_ENCODINGS, requested ?? "cb58") ?? requested ?? "cb58",
+    encoding: r.encodingMember(BYTE_ENCODINGS, requested ?? "cb58"),
   };
-}
-
-export function getUTXOPage(
-  transport: Transport,
-  path: string,
-  method: string,
-  query: UTXOQuery,
-  sourceChainRequired: boolean,
-  options?: RequestOptions,
-): Promise<UTXOPage> {
-  const args = new Args(method);
-  const params = utxoParams(args, query, sourceChainRequired);
-  return invoke(transport, path, method, params, (r) => readUTXOPage(r, query.encoding), options);
 }
 
 /**
@@ -62,7 +79,7 @@ export function getUTXOPage(
  * `endIndex`; the walk ends when a page holds fewer than the limit (the node's rule). UTXOs seen
  * on an earlier page are not yielded again (pages may repeat them).
  */
-export async function* iterateUTXOPages(
+async function* iterateUTXOPages(
   fetchPage: (startIndex: UTXOIndex | undefined) => Promise<UTXOPage>,
   query: UTXOQuery,
 ): AsyncGenerator<string, void, undefined> {

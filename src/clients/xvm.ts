@@ -16,365 +16,43 @@
  * - an optional parameter left `undefined` is not sent;
  * - a method whose result has one field returns that field's value (`createAddress` returns the
  *   address, `issueTx` the txID); the others return an object.
+ *
+ * This file holds the implementation; the parameter and result types and the
+ * {@link ExchangeChainClient} interface are in `./xvm-types` (and exported from here too).
  */
 import { BYTE_ENCODINGS, type ByteEncoding } from "./bytes";
-import { Args, invoke, Reader, waitForStatus, type WaitOptions } from "./internal";
-import { compact, type JsonObject, type JsonValue, parseJsonLossless } from "./json";
-import { DEFAULT_EXCHANGE_CHAIN, type Naming, namingScheme } from "./naming";
-import type { Transport } from "./transport";
-import type {
-  Credentials,
-  EncodedBytes,
-  RequestOptions,
-  SpendOptions,
-  TxIDChangeAddr,
-  UTXOIndex,
-  UTXOPage,
-} from "./types";
-import { getUTXOPage, iterateUTXOPages, type UTXOQuery } from "./utxos";
+import { checkTransport, Endpoint } from "./call";
+import { exportKey, importKey, issueTx } from "./chain-methods";
+import { type Args, Reader } from "./internal";
+import { compact, type JsonValue, parseJsonLossless } from "./json";
+import { DEFAULT_EXCHANGE_CHAIN, namingScheme } from "./naming";
+import type { RequestOptions, TxIDChangeAddr } from "./types";
+import { utxoPaging } from "./utxos";
+import {
+  type AddressTxsPage,
+  type AssetIDChangeAddr,
+  type ExchangeChainClient,
+  type ExchangeChainClientOptions,
+  type GetAddressTxsParameters,
+  type GetTxParameters,
+  type GetTxResult,
+  type GetTxStatusParameters,
+  type GetUTXOsParameters,
+  XVM_TX_STATUSES,
+  type XvmTxStatus,
+} from "./xvm-types";
 
-// ---------------------------------------------------------------- parameter and result types
-
-/** Status of an exchange-chain transaction. */
-export type XvmTxStatus = "Accepted" | "Processing" | "Rejected" | "Unknown";
-export const XVM_TX_STATUSES: readonly XvmTxStatus[] = ["Accepted", "Processing", "Rejected", "Unknown"];
-
-/** An initial holder of a fixed-cap asset. */
-export interface InitialHolder {
-  readonly address: string;
-  readonly amount: bigint;
-}
-
-/** `threshold` of `minters` together may mint. */
-export interface MinterSet {
-  readonly minters: readonly string[];
-  readonly threshold: number;
-}
-
-export interface CreateAddressParameters {
-  readonly credentials: Credentials;
-}
-
-interface AssetHeader extends SpendOptions {
-  readonly credentials: Credentials;
-  /** Not necessarily unique. */
-  readonly name: string;
-  /** 0 to 4 characters, not necessarily unique. */
-  readonly symbol: string;
-}
-
-export interface CreateFixedCapAssetParameters extends AssetHeader {
-  /** Decimal places shown (0: 100 units show as 100; 2: as 1.00). Default 0. */
-  readonly denomination?: number;
-  readonly initialHolders: readonly InitialHolder[];
-}
-
-export interface CreateVariableCapAssetParameters extends AssetHeader {
-  readonly denomination?: number;
-  readonly minterSets: readonly MinterSet[];
-}
-
-export interface CreateNFTAssetParameters extends AssetHeader {
-  readonly minterSets: readonly MinterSet[];
-}
-
-/** Result of the asset creation methods. */
-export interface AssetIDChangeAddr {
-  readonly assetID: string;
-  readonly changeAddr: string;
-}
-
-export interface MintParameters extends SpendOptions {
-  readonly credentials: Credentials;
-  readonly amount: bigint;
-  readonly assetID: string;
-  readonly to: string;
-}
-
-export interface MintNFTParameters extends SpendOptions {
-  readonly credentials: Credentials;
-  readonly assetID: string;
-  /**
-   * At most 1024 bytes: a string already in `encoding`, or bytes, which the client encodes (in
-   * `encoding`, or hex when none is given).
-   */
-  readonly payload: EncodedBytes;
-  readonly to: string;
-  readonly encoding?: ByteEncoding;
-}
-
-export interface SendParameters extends SpendOptions {
-  readonly credentials: Credentials;
-  /** In the asset's smallest unit (for the native asset, one billionth). */
-  readonly amount: bigint;
-  /** ID or alias. */
-  readonly assetID: string;
-  readonly to: string;
-  /** At most 256 bytes. */
-  readonly memo?: string;
-}
-
-export interface SendOutput {
-  readonly assetID: string;
-  readonly amount: bigint;
-  readonly to: string;
-}
-
-export interface SendMultipleParameters extends SpendOptions {
-  readonly credentials: Credentials;
-  readonly outputs: readonly SendOutput[];
-  readonly memo?: string;
-}
-
-export interface ExportParameters extends SpendOptions {
-  readonly credentials: Credentials;
-  /** Address on the destination chain, e.g. `C-local1…` (or `P-…`). */
-  readonly to: string;
-  readonly amount: bigint;
-  /** ID, or the native asset's alias. */
-  readonly assetID: string;
-}
-
-export interface ImportParameters {
-  readonly credentials: Credentials;
-  /** Must equal the `to` of the matching export. */
-  readonly to: string;
-  /** ID or alias of the chain the funds come from, e.g. `C` or `P`. */
-  readonly sourceChain: string;
-}
-
-export interface ExportKeyParameters {
-  readonly credentials: Credentials;
-  readonly address: string;
-}
-
-export interface ImportKeyParameters {
-  readonly credentials: Credentials;
-  /** `PrivateKey-…`. */
-  readonly privateKey: string;
-}
-
-export interface ListAddressesParameters {
-  readonly credentials: Credentials;
-}
-
-export interface GetAllBalancesParameters {
-  readonly address: string;
-  /** Reference nodes only: also count UTXOs shared with other addresses. */
-  readonly includePartial?: boolean;
-}
-
-/** One entry of `getAllBalances`. */
-export interface AssetBalance {
-  /** Asset ID or alias. */
-  readonly asset: string;
-  readonly balance: bigint;
-}
-
-export interface GetBalanceParameters {
-  readonly address: string;
-  readonly assetID: string;
-  /** Reference nodes only: also count UTXOs shared with other addresses. */
-  readonly includePartial?: boolean;
-}
-
-export interface UTXOID {
-  readonly txID: string;
-  readonly outputIndex: number;
-}
-
-export interface BalanceResult {
-  readonly balance: bigint;
-  /** The UTXOs making up the balance; empty when the node does not list them. */
-  readonly utxoIDs: readonly UTXOID[];
-}
-
-export interface GetAssetDescriptionParameters {
-  /** ID or alias; omitted or empty: the native asset. */
-  readonly assetID?: string;
-}
-
-export interface AssetDescription {
-  readonly assetID: string;
-  readonly name: string;
-  /** Empty when the asset has none. */
-  readonly symbol: string;
-  readonly denomination: number;
-}
-
-export interface GetAddressTxsParameters {
-  readonly address: string;
-  /** ID or alias: only transactions changing the balance of this asset. */
-  readonly assetID: string;
-  /** The `cursor` of the previous page; omitted for the first page. */
-  readonly cursor?: bigint;
-  /** Default 1024. */
-  readonly pageSize?: number;
-}
-
-export interface AddressTxsPage {
-  readonly txIDs: readonly string[];
-  /** Pass as `cursor` to get the next page. */
-  readonly cursor: bigint;
-}
-
-export type IterateAddressTxsParameters = GetAddressTxsParameters;
-
-/** Encodings of `getTx`: the byte encodings, or `json` for a decoded transaction object. */
-export type TxEncoding = ByteEncoding | "json";
-
-export interface GetTxParameters<E extends TxEncoding = TxEncoding> {
-  readonly txID: string;
-  /** Default cb58. */
-  readonly encoding?: E;
-}
-
-/** Result of `getTx`: bytes in cb58 or hex, or with `json` the transaction as an object. */
-export type GetTxResult<E extends TxEncoding = ByteEncoding> = E extends "json"
-  ? { readonly tx: JsonObject; readonly encoding: "json" }
-  : { readonly tx: string; readonly encoding: ByteEncoding };
-
-export interface GetTxStatusParameters {
-  readonly txID: string;
-}
-
-export interface GetUTXOsParameters {
-  readonly addresses: readonly string[];
-  /** At most 1024 (also the default); larger values act as 1024. */
-  readonly limit?: number;
-  /** The `endIndex` of the previous page. */
-  readonly startIndex?: UTXOIndex;
-  /** Set to get the atomic UTXOs exported from that chain to this one. */
-  readonly sourceChain?: string;
-  readonly encoding?: ByteEncoding;
-}
-
-export type IterateUTXOsParameters = GetUTXOsParameters;
-
-export interface IssueTxParameters {
-  /** The signed transaction: a string in `encoding`, or bytes (encoded by the client, hex by default). */
-  readonly tx: EncodedBytes;
-  readonly encoding?: ByteEncoding;
-}
-
-/** A genesis asset: `initialState` names one asset type. */
-export interface GenesisAsset {
-  readonly name: string;
-  /** 0 to 4 characters. */
-  readonly symbol: string;
-  readonly denomination?: number;
-  /**
-   * Bytes: a string in the request's `encoding`, or a Uint8Array (encoded by the client; the
-   * request then uses hex when no encoding is given).
-   */
-  readonly memo?: EncodedBytes;
-  readonly initialState:
-    | { readonly fixedCap: readonly InitialHolder[] }
-    | { readonly variableCap: readonly MinterSet[] }
-    | { readonly nonFungible: readonly MinterSet[] }
-    | { readonly limitedTransfer: readonly MinterSet[] };
-}
-
-export interface BuildGenesisParameters {
-  readonly networkID: number;
-  /** Unique asset alias -> asset. */
-  readonly genesisData: Readonly<Record<string, GenesisAsset>>;
-  readonly encoding?: ByteEncoding;
-}
-
-export interface GenesisBytes {
-  readonly bytes: string;
-  readonly encoding: ByteEncoding;
-}
-
-export type WaitForTxStatusOptions = WaitOptions<XvmTxStatus>;
-
-// ---------------------------------------------------------------- the client
-
-export interface ExchangeChainClientOptions {
-  transport: Transport;
-  /** Default `"seed"` (`xvm.*`); `"reference"` for real nodes (`avm.*`). */
-  naming?: Naming;
-  /** Alias or blockchain ID of the exchange chain. Default `"X"`. */
-  chain?: string;
-}
-
-export interface ExchangeChainClient {
-  readonly naming: Naming;
-  /** The path the chain methods are posted to, e.g. `/ext/bc/X`. */
-  readonly path: string;
-  /** The path of `buildGenesis`, `/ext/vm/xvm` or `/ext/vm/avm`. */
-  readonly staticPath: string;
-
-  /** A new address controlled by the user. */
-  createAddress(parameters: CreateAddressParameters, options?: RequestOptions): Promise<string>;
-  createFixedCapAsset(parameters: CreateFixedCapAssetParameters, options?: RequestOptions): Promise<AssetIDChangeAddr>;
-  createVariableCapAsset(
-    parameters: CreateVariableCapAssetParameters,
-    options?: RequestOptions,
-  ): Promise<AssetIDChangeAddr>;
-  createNFTAsset(parameters: CreateNFTAssetParameters, options?: RequestOptions): Promise<AssetIDChangeAddr>;
-  mint(parameters: MintParameters, options?: RequestOptions): Promise<TxIDChangeAddr>;
-  mintNFT(parameters: MintNFTParameters, options?: RequestOptions): Promise<TxIDChangeAddr>;
-  send(parameters: SendParameters, options?: RequestOptions): Promise<TxIDChangeAddr>;
-  sendMultiple(parameters: SendMultipleParameters, options?: RequestOptions): Promise<TxIDChangeAddr>;
-  /** First step of a transfer to another chain; complete it with that chain's import. */
-  export(parameters: ExportParameters, options?: RequestOptions): Promise<TxIDChangeAddr>;
-  /** Completes a transfer from another chain; returns the txID. */
-  import(parameters: ImportParameters, options?: RequestOptions): Promise<string>;
-  /** The private key (`PrivateKey-…`) of one of the user's addresses. */
-  exportKey(parameters: ExportKeyParameters, options?: RequestOptions): Promise<string>;
-  /** Adds a key to the user; returns its address. */
-  importKey(parameters: ImportKeyParameters, options?: RequestOptions): Promise<string>;
-  listAddresses(parameters: ListAddressesParameters, options?: RequestOptions): Promise<string[]>;
-  getAllBalances(parameters: GetAllBalancesParameters, options?: RequestOptions): Promise<AssetBalance[]>;
-  getBalance(parameters: GetBalanceParameters, options?: RequestOptions): Promise<BalanceResult>;
-  getAssetDescription(parameters?: GetAssetDescriptionParameters, options?: RequestOptions): Promise<AssetDescription>;
-  /** One page of an address's transactions (needs transaction indexing on the node). */
-  getAddressTxs(parameters: GetAddressTxsParameters, options?: RequestOptions): Promise<AddressTxsPage>;
-  /** Every transaction ID of an address, page after page, each once. */
-  iterateAddressTxs(parameters: IterateAddressTxsParameters, options?: RequestOptions): AsyncGenerator<string, void, undefined>;
-  getTx(parameters: GetTxParameters<ByteEncoding>, options?: RequestOptions): Promise<GetTxResult<ByteEncoding>>;
-  getTx(parameters: GetTxParameters<"json">, options?: RequestOptions): Promise<GetTxResult<"json">>;
-  getTx(parameters: GetTxParameters, options?: RequestOptions): Promise<GetTxResult<ByteEncoding> | GetTxResult<"json">>;
-  getTxStatus(parameters: GetTxStatusParameters, options?: RequestOptions): Promise<XvmTxStatus>;
-  /** One page of UTXOs. */
-  getUTXOs(parameters: GetUTXOsParameters, options?: RequestOptions): Promise<UTXOPage>;
-  /** Every UTXO of the addresses, page after page, each once (pages may repeat UTXOs). */
-  iterateUTXOs(parameters: IterateUTXOsParameters, options?: RequestOptions): AsyncGenerator<string, void, undefined>;
-  /** Sends a signed transaction; returns its txID. */
-  issueTx(parameters: IssueTxParameters, options?: RequestOptions): Promise<string>;
-  /** Genesis bytes for the exchange chain (static API, no chain needed). */
-  buildGenesis(parameters: BuildGenesisParameters, options?: RequestOptions): Promise<GenesisBytes>;
-  /**
-   * Polls `getTxStatus` until the transaction is Accepted. Throws {@link TxRejectedError} when it
-   * is Rejected and {@link TxWaitTimeoutError} (with the last status) after `timeoutMs`.
-   */
-  waitForTxStatus(txID: string, options?: WaitForTxStatusOptions): Promise<"Accepted">;
-}
+export * from "./xvm-types";
 
 /** Creates an exchange-chain client over `transport`. */
 export function createExchangeChainClient(options: ExchangeChainClientOptions): ExchangeChainClient {
-  const { transport } = options;
-  if (typeof transport !== "object" || transport === null || typeof transport.call !== "function") {
-    throw new TypeError("createExchangeChainClient: transport must be a Transport (see createTransport)");
-  }
+  const transport = checkTransport("createExchangeChainClient", options.transport);
   const scheme = namingScheme(options.naming);
-  const path = scheme.exchangeChainPath(options.chain ?? DEFAULT_EXCHANGE_CHAIN);
-  const staticPath = scheme.exchangeStaticPath;
-  const name = scheme.exchangeMethod;
-
-  function call<T>(
-    method: string,
-    build: (args: Args) => JsonObject,
-    read: (r: Reader) => T,
-    options?: RequestOptions,
-    at: string = path,
-  ): Promise<T> {
-    const full = name(method);
-    // Arguments are checked inside the promise, so a bad argument rejects like a node error.
-    return Promise.resolve().then(() => invoke(transport, at, full, build(new Args(full)), read, options));
-  }
+  const namespace = scheme.exchangeNamespace;
+  const chain = new Endpoint(transport, scheme.exchangeChainPath(options.chain ?? DEFAULT_EXCHANGE_CHAIN), namespace);
+  /** The static API: `buildGenesis`, which needs no chain. */
+  const genesis = new Endpoint(transport, scheme.exchangeStaticPath, namespace);
+  const utxos = utxoPaging<GetUTXOsParameters>(chain, false);
 
   const txIDChangeAddr = (r: Reader): TxIDChangeAddr => ({
     txID: r.get("txID").string(),
@@ -409,14 +87,8 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
   const denomination = (args: Args, value: unknown) => args.optionalInteger(value, "denomination", 0, 255);
   const txStatus = (r: Reader): XvmTxStatus => r.get("status").oneOf(XVM_TX_STATUSES);
 
-  function getUTXOs(parameters: GetUTXOsParameters, requestOptions?: RequestOptions): Promise<UTXOPage> {
-    return Promise.resolve().then(() =>
-      getUTXOPage(transport, path, name("getUTXOs"), parameters as UTXOQuery, false, requestOptions),
-    );
-  }
-
   function getAddressTxs(parameters: GetAddressTxsParameters, requestOptions?: RequestOptions): Promise<AddressTxsPage> {
-    return call(
+    return chain.call(
       "getAddressTxs",
       (args) =>
         compact({
@@ -431,7 +103,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
   }
 
   function getTxStatus(parameters: GetTxStatusParameters, requestOptions?: RequestOptions): Promise<XvmTxStatus> {
-    return call(
+    return chain.call(
       "getTxStatus",
       (args) => ({ txID: args.string(args.object(parameters).txID, "txID") }),
       txStatus,
@@ -443,7 +115,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
     parameters: GetTxParameters,
     requestOptions?: RequestOptions,
   ): Promise<GetTxResult<ByteEncoding> | GetTxResult<"json">> {
-    return call(
+    return chain.call(
       "getTx",
       (args) =>
         compact({
@@ -451,9 +123,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
           encoding: args.encoding(parameters.encoding, "encoding", ["cb58", "hex", "json"] as const),
         }),
       (r): GetTxResult<ByteEncoding> | GetTxResult<"json"> => {
-        const requested = parameters.encoding;
-        const encoding = r.maybe("encoding")?.encoding(["cb58", "hex", "json"] as const, requested ?? "cb58") ??
-          requested ?? "cb58";
+        const encoding = r.encodingMember(["cb58", "hex", "json"] as const, parameters.encoding ?? "cb58");
         if (encoding === "json") {
           const tx = r.get("tx");
           // Some nodes send the JSON form as a string holding the object.
@@ -476,14 +146,14 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
 
   return {
     naming: scheme.naming,
-    path,
-    staticPath,
+    path: chain.path,
+    staticPath: genesis.path,
 
     createAddress: (parameters, requestOptions) =>
-      call("createAddress", (args) => args.credentials(args.object(parameters).credentials), (r) => r.get("address").string(), requestOptions),
+      chain.call("createAddress", (args) => args.credentials(args.object(parameters).credentials), (r) => r.get("address").string(), requestOptions),
 
     createFixedCapAsset: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "createFixedCapAsset",
         (args) =>
           compact({
@@ -499,7 +169,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     createVariableCapAsset: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "createVariableCapAsset",
         (args) =>
           compact({
@@ -515,7 +185,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     createNFTAsset: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "createNFTAsset",
         (args) =>
           compact({
@@ -530,7 +200,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     mint: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "mint",
         (args) =>
           compact({
@@ -545,7 +215,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     mintNFT: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "mintNFT",
         (args) => {
           args.object(parameters);
@@ -568,7 +238,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     send: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "send",
         (args) =>
           compact({
@@ -584,7 +254,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     sendMultiple: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "sendMultiple",
         (args) => {
           const outputs = args.object(parameters).outputs;
@@ -608,7 +278,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     export: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "export",
         (args) =>
           compact({
@@ -623,7 +293,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     import: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "import",
         (args) => ({
           to: args.string(args.object(parameters).to, "to"),
@@ -635,29 +305,12 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     exportKey: (parameters, requestOptions) =>
-      call(
-        "exportKey",
-        (args) => ({
-          ...args.credentials(args.object(parameters).credentials),
-          address: args.string(parameters.address, "address"),
-        }),
-        (r) => r.get("privateKey").string(),
-        requestOptions,
-      ),
+      exportKey(chain, parameters, (r) => r.get("privateKey").string(), requestOptions),
 
-    importKey: (parameters, requestOptions) =>
-      call(
-        "importKey",
-        (args) => ({
-          ...args.credentials(args.object(parameters).credentials),
-          privateKey: args.string(parameters.privateKey, "privateKey"),
-        }),
-        (r) => r.get("address").string(),
-        requestOptions,
-      ),
+    importKey: (parameters, requestOptions) => importKey(chain, parameters, requestOptions),
 
     listAddresses: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "listAddresses",
         (args) => args.credentials(args.object(parameters).credentials),
         (r) => r.get("addresses").stringArray(),
@@ -665,7 +318,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     getAllBalances: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "getAllBalances",
         (args) =>
           compact({
@@ -681,7 +334,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     getBalance: (parameters, requestOptions) =>
-      call(
+      chain.call(
         "getBalance",
         (args) =>
           compact({
@@ -700,7 +353,7 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
       ),
 
     getAssetDescription: (parameters = {}, requestOptions) =>
-      call(
+      chain.call(
         "getAssetDescription",
         // Sent even when empty: "when empty the native asset is returned".
         (args) => ({ assetID: args.optionalString(args.object(parameters).assetID, "assetID") ?? "" }),
@@ -737,28 +390,16 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
 
     getTxStatus,
 
-    getUTXOs,
+    getUTXOs: utxos.getUTXOs,
 
-    iterateUTXOs(parameters, requestOptions) {
-      return iterateUTXOPages((startIndex) => getUTXOs({ ...parameters, startIndex }, requestOptions), parameters);
-    },
+    iterateUTXOs: utxos.iterateUTXOs,
 
-    issueTx: (parameters, requestOptions) =>
-      call(
-        "issueTx",
-        (args) => {
-          args.object(parameters);
-          const tx = args.bytes(parameters.tx, "tx", args.encoding(parameters.encoding, "encoding", BYTE_ENCODINGS));
-          return compact({ tx: tx.text, encoding: tx.encoding });
-        },
-        (r) => r.get("txID").string(),
-        requestOptions,
-      ),
+    issueTx: (parameters, requestOptions) => issueTx(chain, parameters, requestOptions),
 
     buildGenesis: (parameters, requestOptions) => {
       // The request's encoding applies to the memos and to the returned bytes.
       let encoding: ByteEncoding | undefined;
-      return call(
+      return genesis.call(
         "buildGenesis",
         (args) => {
           const networkID = args.integer(args.object(parameters).networkID, "networkID", 0, 0xffff_ffff);
@@ -791,19 +432,16 @@ export function createExchangeChainClient(options: ExchangeChainClientOptions): 
         },
         (r) => ({
           bytes: r.get("bytes").string(),
-          encoding: r.maybe("encoding")?.encoding(BYTE_ENCODINGS, encoding ?? "cb58") ?? encoding ?? "cb58",
+          encoding: r.encodingMember(BYTE_ENCODINGS, encoding ?? "cb58"),
         }),
         requestOptions,
-        staticPath,
       );
     },
 
     waitForTxStatus: async (txID, waitOptions) => {
-      const method = name("getTxStatus");
-      new Args(method).string(txID, "txID");
-      await waitForStatus<XvmTxStatus, { status: XvmTxStatus }>({
+      await chain.waitForStatus<XvmTxStatus, { status: XvmTxStatus }>({
         waiter: "waitForTxStatus",
-        context: { method, path, url: transport.url + path },
+        statusMethod: "getTxStatus",
         txID,
         poll: async () => ({ status: await getTxStatus({ txID }, { signal: waitOptions?.signal }) }),
         accepted: "Accepted",
