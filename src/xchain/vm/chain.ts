@@ -1,6 +1,7 @@
 import type { AtomicElement, SharedMemory } from "../../atomic/shared-memory";
 import { decodeCb58, encodeCb58, equalBytes, formatChainAddress, parseChainAddress } from "../../encoding";
 import { EncodingError } from "../../encoding/errors";
+import { ChainDirectory } from "../../network/chains";
 import type { NetworkIdentifiers } from "../../network/constants";
 import {
   CodecError,
@@ -38,9 +39,6 @@ import { verifySemantics, type VerificationContext } from "./verify";
  * two from getTxStatus).
  */
 
-/** The node's P-Chain ID on every network (the empty ID). */
-export const PLATFORM_CHAIN_ID = "11111111111111111111111111111111LpoYY";
-
 export type AssetType = "fixedCap" | "variableCap" | "nonFungible" | "property";
 
 export interface AssetInfo {
@@ -73,24 +71,10 @@ export interface AcceptedTx {
   genesis: boolean;
 }
 
-/** Another chain of the network that atomic transactions can name. */
-export interface PeerChain {
-  /** 32-byte chain ID (cb58 string or bytes). */
-  id: string | Uint8Array;
-  /** Names usable for it in API calls (e.g. "C", "evm"). */
-  aliases: string[];
-}
-
 export interface ExchangeChainOptions {
   network: NetworkIdentifiers;
   sharedMemory: SharedMemory;
   genesis: ExchangeGenesis;
-  /**
-   * Chains atomic transactions can name besides this one. Default: the contract chain
-   * (aliases "C", "evm") and the platform chain (ID 11111111111111111111111111111111LpoYY,
-   * aliases "P", "platform"), the chains of the primary network.
-   */
-  peerChains?: PeerChain[];
   /** Current time in Unix seconds (for locktimes). Default: the system clock. */
   clock?: () => bigint;
 }
@@ -146,8 +130,12 @@ export class ExchangeChain {
   private readonly assetAliases = new Map<string, Uint8Array>();
   /** address hex -> asset hex -> tx IDs in acceptance order */
   private readonly addressTxs = new Map<string, Map<string, Uint8Array[]>>();
-  private readonly chainAliases = new Map<string, Uint8Array>();
-  private readonly peers = new Set<string>();
+  /**
+   * The chains of the network and their aliases (src/network/chains): this one (X, avm, xvm)
+   * and the chains atomic transactions can name, the contract chain (C, evm, cvm) and the
+   * platform chain (P, platform).
+   */
+  private readonly chains: ChainDirectory;
   private readonly listeners = new Set<(tx: AcceptedTx) => void>();
 
   constructor(options: ExchangeChainOptions) {
@@ -155,21 +143,7 @@ export class ExchangeChain {
     this.sharedMemory = options.sharedMemory;
     this.chainId = decodeCb58(options.network.xChainId);
     this.clock = options.clock ?? systemClock;
-
-    this.chainAliases.set("X", this.chainId);
-    this.chainAliases.set("avm", this.chainId);
-    this.chainAliases.set("xvm", this.chainId);
-    const peers = options.peerChains ?? [
-      { id: options.network.cChainId, aliases: ["C", "evm", "cvm"] },
-      { id: PLATFORM_CHAIN_ID, aliases: ["P", "platform"] },
-    ];
-    for (const peer of peers) {
-      const id = typeof peer.id === "string" ? decodeCb58(peer.id) : peer.id;
-      if (id.length !== 32) throw new RangeError(`peer chain ID must be 32 bytes, got ${id.length}`);
-      if (equalBytes(id, this.chainId)) throw new RangeError("a peer chain cannot be the exchange chain itself");
-      this.peers.add(hex(id));
-      for (const alias of peer.aliases) this.chainAliases.set(alias, id);
-    }
+    this.chains = new ChainDirectory(options.network);
 
     const genesis = options.genesis;
     if (genesis.assets.length === 0) throw new RangeError("the exchange chain's genesis must create at least one asset (the fee asset)");
@@ -272,21 +246,22 @@ export class ExchangeChain {
 
   /** A chain by alias ("X", "C", "P", ...) or cb58 ID; throws RangeError for an unknown one. */
   lookupChain(aliasOrId: string): Uint8Array {
-    const byAlias = this.chainAliases.get(aliasOrId);
-    if (byAlias !== undefined) return byAlias;
+    const named = this.chains.lookup(aliasOrId);
+    if (named !== undefined) return named.bytes;
     let id: Uint8Array | undefined;
     try {
       id = decodeCb58(aliasOrId);
     } catch (error) {
       if (!(error instanceof EncodingError)) throw error;
     }
-    if (id !== undefined && id.length === 32 && (equalBytes(id, this.chainId) || this.peers.has(hex(id)))) return id;
+    const byId = id === undefined ? undefined : this.chains.byId(id);
+    if (byId !== undefined) return byId.bytes;
     throw new RangeError(`there is no chain with alias/ID "${aliasOrId}"`);
   }
 
-  /** True for a chain atomic transactions can name. */
+  /** True for a chain atomic transactions can name: another chain of the network. */
   isPeerChain(chainId: Uint8Array): boolean {
-    return this.peers.has(hex(chainId));
+    return !equalBytes(chainId, this.chainId) && this.chains.byId(chainId) !== undefined;
   }
 
   /** The asset an alias ("AVAX") or cb58 ID names; throws RangeError "asset '...' not found". */

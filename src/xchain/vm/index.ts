@@ -8,10 +8,9 @@ export {
   type AssetInfo,
   type AssetType,
   type AcceptedTx,
-  type PeerChain,
   type UtxoPage,
-  PLATFORM_CHAIN_ID,
 } from "./chain";
+export { PLATFORM_CHAIN_ID } from "../../network/chains";
 export { TxRejectedError, type TxRule, type SemanticRule, WalletError, type WalletProblem } from "./errors";
 export { ExchangeWallet, Keychain, type SpendOptions, type BuiltTx } from "./wallet";
 export { txToJson, outputToJson, FX_IDS, type JsonContext } from "./json";
