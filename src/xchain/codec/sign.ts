@@ -1,7 +1,7 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { publicKeyOf, recoverPublicKey as recoverSigner, signDigest } from "../../crypto/secp256k1";
-import { shortIdFromPublicKey as shortIdOfPublicKey } from "../../encoding";
+import { shortIdFromPublicKey as shortIdOfPublicKey, UINT32_MAX } from "../../encoding";
 import { CodecError, SignatureError } from "./errors";
 import { TypeId } from "./type-ids";
 import {
@@ -66,7 +66,7 @@ export function utxoId(transactionId: Uint8Array, outputIndex: number): Uint8Arr
   if (!(transactionId instanceof Uint8Array) || transactionId.length !== ID_LENGTH) {
     throw new CodecError(`utxoId: expected a ${ID_LENGTH}-byte transaction ID`, { path: "utxoId.txId" });
   }
-  if (!Number.isInteger(outputIndex) || outputIndex < 0 || outputIndex > 0xffff_ffff) {
+  if (!Number.isInteger(outputIndex) || outputIndex < 0 || outputIndex > UINT32_MAX) {
     throw new CodecError(`utxoId: output index must be an integer in [0, 2^32 - 1], got ${String(outputIndex)}`, {
       path: "utxoId.outputIndex",
     });

@@ -1,3 +1,4 @@
+import { UINT64_MAX } from "../../encoding";
 import { TxValidationError, type TxValidationCode } from "./errors";
 import { NUM_FXS, TypeId, typeIdName } from "./type-ids";
 import {
@@ -39,8 +40,6 @@ export const MAX_SYMBOL_LENGTH = 4;
 export const MAX_DENOMINATION = 32;
 /** Largest NFT payload, in bytes. */
 export const MAX_NFT_PAYLOAD_SIZE = 1024;
-
-const UINT64_MAX = (1n << 64n) - 1n;
 
 /** Fees the node burns, in the fee asset (the native asset). */
 export interface FeeConfig {
