@@ -48,26 +48,30 @@ export {
   type UnsignedTx,
   type SignedTx,
   type Utxo,
+} from "./types";
+export {
   encodeUnsignedTx,
-  decodeUnsignedTx,
   encodeSignedTx,
+  encodeUtxo,
+  encodeOutput,
+  encodeTransferableOutput,
+  encodeTransferableInput,
+  encodeOperation,
+  encodeInitialState,
+  encodeCredential,
+} from "./encode";
+export {
+  decodeUnsignedTx,
   decodeSignedTx,
   decodeSignedTxWithLength,
-  encodeUtxo,
   decodeUtxo,
-  encodeOutput,
   decodeOutput,
-  encodeTransferableOutput,
   decodeTransferableOutput,
-  encodeTransferableInput,
   decodeTransferableInput,
-  encodeOperation,
   decodeOperation,
-  encodeInitialState,
   decodeInitialState,
-  encodeCredential,
   decodeCredential,
-} from "./types";
+} from "./decode";
 export {
   txId,
   utxoId,
@@ -93,11 +97,6 @@ export {
   MAX_NFT_PAYLOAD_SIZE,
   type FeeConfig,
   type ValidationOptions,
-  compareShortIds,
-  compareUtxoIds,
-  compareTransferableOutputs,
-  compareOutputs,
-  compareOperations,
   validateOutputOwners,
   validateInputSignatureIndices,
   validateOutput,
@@ -106,4 +105,5 @@ export {
   validateSignedTx,
   expectedCredentialCount,
 } from "./validate";
+export { compareShortIds, compareUtxoIds, compareTransferableOutputs, compareOutputs, compareOperations } from "./order";
 export { type ProducedUtxos, type ConsumedUtxos, operationOutputs, producedUtxos, consumedUtxos } from "./utxos";

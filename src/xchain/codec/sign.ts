@@ -3,14 +3,12 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { publicKeyOf, recoverPublicKey as recoverSigner, signDigest } from "../../crypto/secp256k1";
 import { shortIdFromPublicKey as shortIdOfPublicKey, UINT32_MAX } from "../../encoding";
 import { CodecError, SignatureError } from "./errors";
+import { decodeSignedTxWithLength, decodeUnsignedTx } from "./decode";
+import { encodeSignedTx, encodeUnsignedTx } from "./encode";
 import { TypeId } from "./type-ids";
 import {
   type Credential,
   type CredentialTypeId,
-  decodeSignedTxWithLength,
-  decodeUnsignedTx,
-  encodeSignedTx,
-  encodeUnsignedTx,
   type FxOperation,
   ID_LENGTH,
   SIGNATURE_LENGTH,
