@@ -26,6 +26,7 @@ import {
   type TransferableOutput,
 } from "../codec";
 import { type ExchangeGenesis, genesisAssetId } from "../genesis";
+import { AddressTxIndex } from "./address-index";
 import { TxRejectedError } from "./errors";
 import { ownersOf, type StoredUtxo, storeUtxo, UtxoSet } from "./utxo-set";
 import { verifySemantics, type VerificationContext } from "./verify";
@@ -109,11 +110,6 @@ function replaceEntries<K, V>(target: Map<K, V>, source: Map<K, V>): void {
   for (const [key, value] of source) target.set(key, value);
 }
 
-/** The per-address lists grow in place, so they are copied down to the lists. */
-function copyAddressTxs(byAddress: Map<string, Map<string, Uint8Array[]>>): Map<string, Map<string, Uint8Array[]>> {
-  return new Map([...byAddress].map(([address, byAsset]) => [address, new Map([...byAsset].map(([asset, ids]) => [asset, [...ids]]))]));
-}
-
 export class ExchangeChain {
   readonly network: NetworkIdentifiers;
   readonly chainId: Uint8Array;
@@ -128,8 +124,7 @@ export class ExchangeChain {
   private readonly order: AcceptedTx[] = [];
   private readonly assets = new Map<string, AssetInfo>();
   private readonly assetAliases = new Map<string, Uint8Array>();
-  /** address hex -> asset hex -> tx IDs in acceptance order */
-  private readonly addressTxs = new Map<string, Map<string, Uint8Array[]>>();
+  private readonly addressTxs = new AddressTxIndex();
   /**
    * The chains of the network and their aliases (src/network/chains): this one (X, avm, xvm)
    * and the chains atomic transactions can name, the contract chain (C, evm, cvm) and the
@@ -204,7 +199,7 @@ export class ExchangeChain {
     const order = [...this.order];
     const assets = new Map(this.assets);
     const assetAliases = new Map(this.assetAliases);
-    const addressTxs = copyAddressTxs(this.addressTxs);
+    const restoreAddressTxs = this.addressTxs.capture();
     return () => {
       restoreUtxos();
       replaceEntries(this.txs, txs);
@@ -212,7 +207,7 @@ export class ExchangeChain {
       for (const tx of order) this.order.push(tx);
       replaceEntries(this.assets, assets);
       replaceEntries(this.assetAliases, assetAliases);
-      replaceEntries(this.addressTxs, copyAddressTxs(addressTxs));
+      restoreAddressTxs();
     };
   }
 
@@ -376,7 +371,7 @@ export class ExchangeChain {
     const storedProduced = produced.map(storeUtxo);
     for (const stored of storedProduced) this.utxos.add(stored);
     const accepted = this.record(parsed.tx, parsed.signedBytes, false, parsed.txId);
-    this.index(accepted.id, [...consumed.map((s) => s.utxo), ...produced]);
+    this.addressTxs.add(accepted.id, [...consumed.map((s) => s.utxo), ...produced]);
     for (const listener of this.listeners) listener(accepted);
     return accepted.id;
   }
@@ -399,28 +394,6 @@ export class ExchangeChain {
       });
     }
     return accepted;
-  }
-
-  /** The node's address-transactions index: each (owner address, asset) of a consumed or produced UTXO gets the tx once. */
-  private index(txId: Uint8Array, utxos: Utxo[]): void {
-    const changes = new Map<string, Set<string>>();
-    for (const utxo of utxos) {
-      for (const address of ownersOf(utxo.output)) {
-        const key = hex(address);
-        let assets = changes.get(key);
-        if (assets === undefined) changes.set(key, (assets = new Set()));
-        assets.add(hex(utxo.assetId));
-      }
-    }
-    for (const [address, assets] of changes) {
-      let byAsset = this.addressTxs.get(address);
-      if (byAsset === undefined) this.addressTxs.set(address, (byAsset = new Map()));
-      for (const asset of assets) {
-        const list = byAsset.get(asset) ?? [];
-        list.push(txId);
-        byAsset.set(asset, list);
-      }
-    }
   }
 
   private verificationContext(): VerificationContext {
@@ -521,9 +494,6 @@ export class ExchangeChain {
    * transactions are not indexed, as on the node).
    */
   getAddressTxs(address: Uint8Array, assetId: Uint8Array, cursor: bigint, pageSize: number): Uint8Array[] {
-    const list = this.addressTxs.get(hex(address))?.get(hex(assetId)) ?? [];
-    if (cursor >= BigInt(list.length)) return [];
-    const start = Number(cursor);
-    return list.slice(start, start + pageSize);
+    return this.addressTxs.page(address, assetId, cursor, pageSize);
   }
 }
