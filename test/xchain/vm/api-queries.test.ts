@@ -157,6 +157,15 @@ describe("xchain/vm API: queries", () => {
       expect(error.code).to.equal(-32602);
       expect(error.message).to.match(/^missing parameter assetID/);
     });
+
+    it("after a captured state is restored, lists only the transactions accepted before it", async () => {
+      const { x, user, chain } = await fundedUser();
+      const first = ((await x("xvm.send", { ...user, amount: 1, assetID: "AVAX", to: BOB_ADDRESS })) as TxReply).txID;
+      const restore = chain.capture();
+      await x("xvm.send", { ...user, amount: 2, assetID: "AVAX", to: BOB_ADDRESS });
+      restore();
+      expect(await x("xvm.getAddressTxs", { address: BOB_ADDRESS, assetID: "AVAX" })).to.deep.equal({ txIDs: [first], cursor: "1" });
+    });
   });
 
   describe("getTx and getTxStatus", () => {
