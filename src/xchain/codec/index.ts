@@ -1,8 +1,4 @@
-/**
- * Binary codec of the exchange chain (the reference node's X-Chain "AVM"): transactions,
- * UTXOs, IDs, signatures and the syntactic rules the node enforces, byte-for-byte compatible
- * with the reference node.
- */
+/** Binary codec of the exchange chain (the reference node's X-Chain "AVM"), byte for byte the node's: structures, encoding, IDs, signatures, syntactic rules. */
 export { CodecError, TxValidationError, type TxValidationCode, SignatureError } from "./errors";
 export { TypeId, type TypeIdName, typeIdName, FxIndex, type FxIndexValue, NUM_FXS, fxIndexOfTypeId } from "./type-ids";
 export { ByteWriter, MAX_SLICE_LENGTH, MAX_STRING_LENGTH } from "./writer";

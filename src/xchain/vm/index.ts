@@ -1,7 +1,4 @@
-/**
- * The exchange chain's state machine (no transport): UTXOs, assets, issueTx with the
- * reference node's rules, the address index, and a wallet for keystore users.
- */
+/** The exchange chain's state machine (no transport): UTXOs, assets, issueTx with the node's rules, the address index, a wallet for keystore users. */
 export {
   ExchangeChain,
   type ExchangeChainOptions,
@@ -16,3 +13,4 @@ export { ExchangeWallet, Keychain, type SpendOptions, type BuiltTx } from "./wal
 export { txToJson, outputToJson, FX_IDS, type JsonContext } from "./json";
 export { verifySemantics, type VerificationContext } from "./verify";
 export { UtxoSet, type StoredUtxo, storeUtxo, ownersOf } from "./utxo-set";
+export { AddressTxIndex } from "./address-index";
