@@ -1,3 +1,4 @@
+/** The node's keystore (users, passwords, private keys per blockchain); its JSON-RPC API is in api.ts. */
 import { scryptAsync } from "@noble/hashes/scrypt.js";
 import { randomBytes } from "@noble/hashes/utils.js";
 import { bytesToHex, equalBytes } from "../encoding";

@@ -4,7 +4,7 @@ import { SharedMemory } from "../atomic/shared-memory";
 import { Keystore } from "../keystore/keystore";
 import { createKeystoreApi } from "../keystore/api";
 import { ExchangeChain } from "../xchain/vm";
-import { createExchangeChainDispatch, createStaticXvmDispatch } from "../xchain/api";
+import { createExchangeChainApi, createStaticXvmApi } from "../xchain/api";
 import { localGenesis, type LocalGenesisOptions } from "../xchain/genesis";
 import { ContractChainAtomics, createContractChainAtomicApi } from "../cchain";
 import { bytesToHex, decodePrivateKey, privateKeyToAddresses } from "../encoding";
@@ -52,8 +52,8 @@ export class LocalNetwork {
     provider.engine.addSnapshotCompanion(exchange);
     provider.engine.addSnapshotCompanion(sharedMemory);
     const atomic = createContractChainAtomicApi({ atomics: new ContractChainAtomics({ host: provider.engine, sharedMemory, network }), keystore });
-    const exchangeDispatch = createExchangeChainDispatch(exchange, keystore);
-    const staticDispatch = createStaticXvmDispatch();
+    const exchangeDispatch = createExchangeChainApi(exchange, keystore).dispatch;
+    const staticDispatch = createStaticXvmApi().dispatch;
     const rpc = providerDispatch(provider);
     const routes: Record<string, Dispatch> = {
       [PATHS.contractRpc]: rpc,

@@ -17,7 +17,7 @@
  * An asset's ID is the ID of its CreateAssetTx as a transaction: sha256 of codec version ‖
  * type ID 1 ‖ fields ‖ zero credentials.
  */
-import { parseBech32Address, parseChainAddress } from "../encoding";
+import { parseBech32Address, parseChainAddress, UINT64_MAX } from "../encoding";
 import { LOCAL_NETWORK, type NetworkIdentifiers } from "../network/constants";
 import {
   ByteReader,
@@ -285,7 +285,7 @@ function toAmount(value: bigint | number | string, what: string): bigint {
   } catch {
     throw new RangeError(`${what} must be an integer, got ${String(value)}`);
   }
-  if (amount <= 0n || amount >= 1n << 64n) throw new RangeError(`${what} must be in [1, 2^64 - 1], got ${amount}`);
+  if (amount <= 0n || amount > UINT64_MAX) throw new RangeError(`${what} must be in [1, 2^64 - 1], got ${amount}`);
   return amount;
 }
 

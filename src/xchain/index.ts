@@ -2,4 +2,4 @@
 export * from "./codec";
 export * from "./vm";
 export * from "./genesis";
-export { createExchangeChainDispatch, createStaticXvmDispatch, EXCHANGE_CHAIN_METHODS } from "./api";
+export { createExchangeChainApi, createStaticXvmApi, MAX_KEYSTORE_ADDRESSES, MAX_PAGE_SIZE, MAX_UTXO_ADDRESSES } from "./api";

@@ -1,8 +1,4 @@
-/**
- * Binary codec of the exchange chain (the reference node's X-Chain "AVM"): transactions,
- * UTXOs, IDs, signatures and the syntactic rules the node enforces, byte-for-byte compatible
- * with the reference node.
- */
+/** Binary codec of the exchange chain (the reference node's X-Chain "AVM"), byte for byte the node's: structures, encoding, IDs, signatures, syntactic rules. */
 export { CodecError, TxValidationError, type TxValidationCode, SignatureError } from "./errors";
 export { TypeId, type TypeIdName, typeIdName, FxIndex, type FxIndexValue, NUM_FXS, fxIndexOfTypeId } from "./type-ids";
 export { ByteWriter, MAX_SLICE_LENGTH, MAX_STRING_LENGTH } from "./writer";
@@ -48,26 +44,30 @@ export {
   type UnsignedTx,
   type SignedTx,
   type Utxo,
+} from "./types";
+export {
   encodeUnsignedTx,
-  decodeUnsignedTx,
   encodeSignedTx,
+  encodeUtxo,
+  encodeOutput,
+  encodeTransferableOutput,
+  encodeTransferableInput,
+  encodeOperation,
+  encodeInitialState,
+  encodeCredential,
+} from "./encode";
+export {
+  decodeUnsignedTx,
   decodeSignedTx,
   decodeSignedTxWithLength,
-  encodeUtxo,
   decodeUtxo,
-  encodeOutput,
   decodeOutput,
-  encodeTransferableOutput,
   decodeTransferableOutput,
-  encodeTransferableInput,
   decodeTransferableInput,
-  encodeOperation,
   decodeOperation,
-  encodeInitialState,
   decodeInitialState,
-  encodeCredential,
   decodeCredential,
-} from "./types";
+} from "./decode";
 export {
   txId,
   utxoId,
@@ -93,11 +93,6 @@ export {
   MAX_NFT_PAYLOAD_SIZE,
   type FeeConfig,
   type ValidationOptions,
-  compareShortIds,
-  compareUtxoIds,
-  compareTransferableOutputs,
-  compareOutputs,
-  compareOperations,
   validateOutputOwners,
   validateInputSignatureIndices,
   validateOutput,
@@ -106,4 +101,5 @@ export {
   validateSignedTx,
   expectedCredentialCount,
 } from "./validate";
+export { compareShortIds, compareUtxoIds, compareTransferableOutputs, compareOutputs, compareOperations } from "./order";
 export { type ProducedUtxos, type ConsumedUtxos, operationOutputs, producedUtxos, consumedUtxos } from "./utxos";

@@ -1,16 +1,14 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { publicKeyOf, recoverPublicKey as recoverSigner, signDigest } from "../../crypto/secp256k1";
-import { shortIdFromPublicKey as shortIdOfPublicKey } from "../../encoding";
+import { shortIdFromPublicKey as shortIdOfPublicKey, UINT32_MAX } from "../../encoding";
 import { CodecError, SignatureError } from "./errors";
+import { decodeSignedTxWithLength, decodeUnsignedTx } from "./decode";
+import { encodeSignedTx, encodeUnsignedTx } from "./encode";
 import { TypeId } from "./type-ids";
 import {
   type Credential,
   type CredentialTypeId,
-  decodeSignedTxWithLength,
-  decodeUnsignedTx,
-  encodeSignedTx,
-  encodeUnsignedTx,
   type FxOperation,
   ID_LENGTH,
   SIGNATURE_LENGTH,
@@ -66,7 +64,7 @@ export function utxoId(transactionId: Uint8Array, outputIndex: number): Uint8Arr
   if (!(transactionId instanceof Uint8Array) || transactionId.length !== ID_LENGTH) {
     throw new CodecError(`utxoId: expected a ${ID_LENGTH}-byte transaction ID`, { path: "utxoId.txId" });
   }
-  if (!Number.isInteger(outputIndex) || outputIndex < 0 || outputIndex > 0xffff_ffff) {
+  if (!Number.isInteger(outputIndex) || outputIndex < 0 || outputIndex > UINT32_MAX) {
     throw new CodecError(`utxoId: output index must be an integer in [0, 2^32 - 1], got ${String(outputIndex)}`, {
       path: "utxoId.outputIndex",
     });

@@ -54,3 +54,39 @@ export function fxIndexOfTypeId(typeId: number): FxIndexValue | undefined {
   if (typeId >= 15 && typeId <= 19) return FxIndex.Property;
   return undefined;
 }
+
+// ---------------------------------------------------------------------------------------
+// Allowed type IDs per position (the Go interface each field is declared with), shared by
+// the encoder and the decoder
+// ---------------------------------------------------------------------------------------
+
+export const UNSIGNED_TX_TYPES = [TypeId.BaseTx, TypeId.CreateAssetTx, TypeId.OperationTx, TypeId.ImportTx, TypeId.ExportTx] as const;
+export const STATE_OUTPUT_TYPES = [
+  TypeId.Secp256k1TransferOutput,
+  TypeId.Secp256k1MintOutput,
+  TypeId.NftMintOutput,
+  TypeId.NftTransferOutput,
+  TypeId.PropertyMintOutput,
+  TypeId.PropertyOwnedOutput,
+] as const;
+export const TRANSFERABLE_OUTPUT_TYPES = [TypeId.Secp256k1TransferOutput] as const;
+export const TRANSFERABLE_INPUT_TYPES = [TypeId.Secp256k1TransferInput] as const;
+export const OPERATION_TYPES = [
+  TypeId.Secp256k1MintOperation,
+  TypeId.NftMintOperation,
+  TypeId.NftTransferOperation,
+  TypeId.PropertyMintOperation,
+  TypeId.PropertyBurnOperation,
+] as const;
+export const CREDENTIAL_TYPES = [TypeId.Secp256k1Credential, TypeId.NftCredential, TypeId.PropertyCredential] as const;
+
+/** The allowed type IDs with their names, for messages: "7 (Secp256k1TransferOutput), ...". */
+export function listTypes(allowed: readonly number[]): string {
+  return allowed.map((id) => `${id} (${typeIdName(id)})`).join(", ");
+}
+
+/** A type ID as messages name it: "type ID 7 (Secp256k1TransferOutput)" or "unknown type ID 99". */
+export function describeTypeId(typeId: number): string {
+  const name = typeIdName(typeId);
+  return name === undefined ? `unknown type ID ${typeId}` : `type ID ${typeId} (${name})`;
+}

@@ -1,9 +1,9 @@
+import { equalBytes, UINT64_MAX } from "../../encoding";
+import { encodeOperation, encodeOutput, encodeTransferableOutput } from "./encode";
 import { TxValidationError, type TxValidationCode } from "./errors";
+import { compareBytes, compareUtxoIds, firstNotAscending } from "./order";
 import { NUM_FXS, TypeId, typeIdName } from "./type-ids";
 import {
-  encodeOperation,
-  encodeOutput,
-  encodeTransferableOutput,
   type CreateAssetTx,
   type FxOperation,
   type InitialState,
@@ -16,7 +16,6 @@ import {
   type TransferableInput,
   type TransferableOutput,
   type UnsignedTx,
-  type UtxoId,
 } from "./types";
 
 /*
@@ -39,8 +38,6 @@ export const MAX_SYMBOL_LENGTH = 4;
 export const MAX_DENOMINATION = 32;
 /** Largest NFT payload, in bytes. */
 export const MAX_NFT_PAYLOAD_SIZE = 1024;
-
-const UINT64_MAX = (1n << 64n) - 1n;
 
 /** Fees the node burns, in the fee asset (the native asset). */
 export interface FeeConfig {
@@ -70,56 +67,8 @@ function violation(code: TxValidationCode, path: string, message: string, nodeMe
   throw new TxValidationError(code, path, message, nodeMessage);
 }
 
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && compareBytes(a, b) === 0;
-}
-
 function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("hex");
-}
-
-// ---------------------------------------------------------------------------------------
-// Orders the node requires (use with Array.prototype.sort to build valid transactions)
-// ---------------------------------------------------------------------------------------
-
-/** Order of addresses (short IDs) in an output: by bytes. */
-export function compareShortIds(a: Uint8Array, b: Uint8Array): number {
-  return compareBytes(a, b);
-}
-
-/** Order of UTXO references (inputs, operation UTXO IDs): by tx ID bytes, then output index. */
-export function compareUtxoIds(a: UtxoId, b: UtxoId): number {
-  return compareBytes(a.txId, b.txId) || a.outputIndex - b.outputIndex;
-}
-
-/** Order of transaction outputs: by asset ID, then by the encoded typed output. */
-export function compareTransferableOutputs(a: TransferableOutput, b: TransferableOutput): number {
-  return compareBytes(encodeTransferableOutput(a), encodeTransferableOutput(b));
-}
-
-/** Order of an initial state's outputs: by encoded typed output. */
-export function compareOutputs(a: Output, b: Output): number {
-  return compareBytes(encodeOutput(a), encodeOutput(b));
-}
-
-/** Order of an OperationTx's operations: by encoded operation. */
-export function compareOperations(a: Operation, b: Operation): number {
-  return compareBytes(encodeOperation(a), encodeOperation(b));
-}
-
-/** Index of the first element not strictly greater than its predecessor, or -1. */
-function firstNotAscending<T>(items: readonly T[], compare: (a: T, b: T) => number, strict: boolean): number {
-  for (let i = 1; i < items.length; i++) {
-    const c = compare(items[i - 1]!, items[i]!);
-    if (strict ? c >= 0 : c > 0) return i;
-  }
-  return -1;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { UINT64_MAX } from "../../encoding";
 import { CodecError } from "./errors";
 
 /**
@@ -11,7 +12,6 @@ export const MAX_SLICE_LENGTH = 0x7fff_ffff;
 /** Largest string byte length (uint16 prefix). */
 export const MAX_STRING_LENGTH = 0xffff;
 
-const UINT64_MAX = (1n << 64n) - 1n;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const utf8 = new TextEncoder();
 

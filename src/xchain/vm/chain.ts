@@ -1,6 +1,7 @@
 import type { AtomicElement, SharedMemory } from "../../atomic/shared-memory";
 import { decodeCb58, encodeCb58, equalBytes, formatChainAddress, parseChainAddress } from "../../encoding";
 import { EncodingError } from "../../encoding/errors";
+import { ChainDirectory } from "../../network/chains";
 import type { NetworkIdentifiers } from "../../network/constants";
 import {
   CodecError,
@@ -25,6 +26,7 @@ import {
   type TransferableOutput,
 } from "../codec";
 import { type ExchangeGenesis, genesisAssetId } from "../genesis";
+import { AddressTxIndex } from "./address-index";
 import { TxRejectedError } from "./errors";
 import { ownersOf, type StoredUtxo, storeUtxo, UtxoSet } from "./utxo-set";
 import { verifySemantics, type VerificationContext } from "./verify";
@@ -37,9 +39,6 @@ import { verifySemantics, type VerificationContext } from "./verify";
  * reference node at the version that still had the keystore APIs also only reported those
  * two from getTxStatus).
  */
-
-/** The node's P-Chain ID on every network (the empty ID). */
-export const PLATFORM_CHAIN_ID = "11111111111111111111111111111111LpoYY";
 
 export type AssetType = "fixedCap" | "variableCap" | "nonFungible" | "property";
 
@@ -73,24 +72,10 @@ export interface AcceptedTx {
   genesis: boolean;
 }
 
-/** Another chain of the network that atomic transactions can name. */
-export interface PeerChain {
-  /** 32-byte chain ID (cb58 string or bytes). */
-  id: string | Uint8Array;
-  /** Names usable for it in API calls (e.g. "C", "evm"). */
-  aliases: string[];
-}
-
 export interface ExchangeChainOptions {
   network: NetworkIdentifiers;
   sharedMemory: SharedMemory;
   genesis: ExchangeGenesis;
-  /**
-   * Chains atomic transactions can name besides this one. Default: the contract chain
-   * (aliases "C", "evm") and the platform chain (ID 11111111111111111111111111111111LpoYY,
-   * aliases "P", "platform"), the chains of the primary network.
-   */
-  peerChains?: PeerChain[];
   /** Current time in Unix seconds (for locktimes). Default: the system clock. */
   clock?: () => bigint;
 }
@@ -125,11 +110,6 @@ function replaceEntries<K, V>(target: Map<K, V>, source: Map<K, V>): void {
   for (const [key, value] of source) target.set(key, value);
 }
 
-/** The per-address lists grow in place, so they are copied down to the lists. */
-function copyAddressTxs(byAddress: Map<string, Map<string, Uint8Array[]>>): Map<string, Map<string, Uint8Array[]>> {
-  return new Map([...byAddress].map(([address, byAsset]) => [address, new Map([...byAsset].map(([asset, ids]) => [asset, [...ids]]))]));
-}
-
 export class ExchangeChain {
   readonly network: NetworkIdentifiers;
   readonly chainId: Uint8Array;
@@ -144,10 +124,13 @@ export class ExchangeChain {
   private readonly order: AcceptedTx[] = [];
   private readonly assets = new Map<string, AssetInfo>();
   private readonly assetAliases = new Map<string, Uint8Array>();
-  /** address hex -> asset hex -> tx IDs in acceptance order */
-  private readonly addressTxs = new Map<string, Map<string, Uint8Array[]>>();
-  private readonly chainAliases = new Map<string, Uint8Array>();
-  private readonly peers = new Set<string>();
+  private readonly addressTxs = new AddressTxIndex();
+  /**
+   * The chains of the network and their aliases (src/network/chains): this one (X, avm, xvm)
+   * and the chains atomic transactions can name, the contract chain (C, evm, cvm) and the
+   * platform chain (P, platform).
+   */
+  private readonly chains: ChainDirectory;
   private readonly listeners = new Set<(tx: AcceptedTx) => void>();
 
   constructor(options: ExchangeChainOptions) {
@@ -155,21 +138,7 @@ export class ExchangeChain {
     this.sharedMemory = options.sharedMemory;
     this.chainId = decodeCb58(options.network.xChainId);
     this.clock = options.clock ?? systemClock;
-
-    this.chainAliases.set("X", this.chainId);
-    this.chainAliases.set("avm", this.chainId);
-    this.chainAliases.set("xvm", this.chainId);
-    const peers = options.peerChains ?? [
-      { id: options.network.cChainId, aliases: ["C", "evm", "cvm"] },
-      { id: PLATFORM_CHAIN_ID, aliases: ["P", "platform"] },
-    ];
-    for (const peer of peers) {
-      const id = typeof peer.id === "string" ? decodeCb58(peer.id) : peer.id;
-      if (id.length !== 32) throw new RangeError(`peer chain ID must be 32 bytes, got ${id.length}`);
-      if (equalBytes(id, this.chainId)) throw new RangeError("a peer chain cannot be the exchange chain itself");
-      this.peers.add(hex(id));
-      for (const alias of peer.aliases) this.chainAliases.set(alias, id);
-    }
+    this.chains = new ChainDirectory(options.network);
 
     const genesis = options.genesis;
     if (genesis.assets.length === 0) throw new RangeError("the exchange chain's genesis must create at least one asset (the fee asset)");
@@ -230,7 +199,7 @@ export class ExchangeChain {
     const order = [...this.order];
     const assets = new Map(this.assets);
     const assetAliases = new Map(this.assetAliases);
-    const addressTxs = copyAddressTxs(this.addressTxs);
+    const restoreAddressTxs = this.addressTxs.capture();
     return () => {
       restoreUtxos();
       replaceEntries(this.txs, txs);
@@ -238,7 +207,7 @@ export class ExchangeChain {
       for (const tx of order) this.order.push(tx);
       replaceEntries(this.assets, assets);
       replaceEntries(this.assetAliases, assetAliases);
-      replaceEntries(this.addressTxs, copyAddressTxs(addressTxs));
+      restoreAddressTxs();
     };
   }
 
@@ -272,21 +241,22 @@ export class ExchangeChain {
 
   /** A chain by alias ("X", "C", "P", ...) or cb58 ID; throws RangeError for an unknown one. */
   lookupChain(aliasOrId: string): Uint8Array {
-    const byAlias = this.chainAliases.get(aliasOrId);
-    if (byAlias !== undefined) return byAlias;
+    const named = this.chains.lookup(aliasOrId);
+    if (named !== undefined) return named.bytes;
     let id: Uint8Array | undefined;
     try {
       id = decodeCb58(aliasOrId);
     } catch (error) {
       if (!(error instanceof EncodingError)) throw error;
     }
-    if (id !== undefined && id.length === 32 && (equalBytes(id, this.chainId) || this.peers.has(hex(id)))) return id;
+    const byId = id === undefined ? undefined : this.chains.byId(id);
+    if (byId !== undefined) return byId.bytes;
     throw new RangeError(`there is no chain with alias/ID "${aliasOrId}"`);
   }
 
-  /** True for a chain atomic transactions can name. */
+  /** True for a chain atomic transactions can name: another chain of the network. */
   isPeerChain(chainId: Uint8Array): boolean {
-    return this.peers.has(hex(chainId));
+    return !equalBytes(chainId, this.chainId) && this.chains.byId(chainId) !== undefined;
   }
 
   /** The asset an alias ("AVAX") or cb58 ID names; throws RangeError "asset '...' not found". */
@@ -401,7 +371,7 @@ export class ExchangeChain {
     const storedProduced = produced.map(storeUtxo);
     for (const stored of storedProduced) this.utxos.add(stored);
     const accepted = this.record(parsed.tx, parsed.signedBytes, false, parsed.txId);
-    this.index(accepted.id, [...consumed.map((s) => s.utxo), ...produced]);
+    this.addressTxs.add(accepted.id, [...consumed.map((s) => s.utxo), ...produced]);
     for (const listener of this.listeners) listener(accepted);
     return accepted.id;
   }
@@ -424,28 +394,6 @@ export class ExchangeChain {
       });
     }
     return accepted;
-  }
-
-  /** The node's address-transactions index: each (owner address, asset) of a consumed or produced UTXO gets the tx once. */
-  private index(txId: Uint8Array, utxos: Utxo[]): void {
-    const changes = new Map<string, Set<string>>();
-    for (const utxo of utxos) {
-      for (const address of ownersOf(utxo.output)) {
-        const key = hex(address);
-        let assets = changes.get(key);
-        if (assets === undefined) changes.set(key, (assets = new Set()));
-        assets.add(hex(utxo.assetId));
-      }
-    }
-    for (const [address, assets] of changes) {
-      let byAsset = this.addressTxs.get(address);
-      if (byAsset === undefined) this.addressTxs.set(address, (byAsset = new Map()));
-      for (const asset of assets) {
-        const list = byAsset.get(asset) ?? [];
-        list.push(txId);
-        byAsset.set(asset, list);
-      }
-    }
   }
 
   private verificationContext(): VerificationContext {
@@ -546,9 +494,6 @@ export class ExchangeChain {
    * transactions are not indexed, as on the node).
    */
   getAddressTxs(address: Uint8Array, assetId: Uint8Array, cursor: bigint, pageSize: number): Uint8Array[] {
-    const list = this.addressTxs.get(hex(address))?.get(hex(assetId)) ?? [];
-    if (cursor >= BigInt(list.length)) return [];
-    const start = Number(cursor);
-    return list.slice(start, start + pageSize);
+    return this.addressTxs.page(address, assetId, cursor, pageSize);
   }
 }

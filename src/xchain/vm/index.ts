@@ -1,19 +1,16 @@
-/**
- * The exchange chain's state machine (no transport): UTXOs, assets, issueTx with the
- * reference node's rules, the address index, and a wallet for keystore users.
- */
+/** The exchange chain's state machine (no transport): UTXOs, assets, issueTx with the node's rules, the address index, a wallet for keystore users. */
 export {
   ExchangeChain,
   type ExchangeChainOptions,
   type AssetInfo,
   type AssetType,
   type AcceptedTx,
-  type PeerChain,
   type UtxoPage,
-  PLATFORM_CHAIN_ID,
 } from "./chain";
+export { PLATFORM_CHAIN_ID } from "../../network/chains";
 export { TxRejectedError, type TxRule, type SemanticRule, WalletError, type WalletProblem } from "./errors";
 export { ExchangeWallet, Keychain, type SpendOptions, type BuiltTx } from "./wallet";
 export { txToJson, outputToJson, FX_IDS, type JsonContext } from "./json";
 export { verifySemantics, type VerificationContext } from "./verify";
 export { UtxoSet, type StoredUtxo, storeUtxo, ownersOf } from "./utxo-set";
+export { AddressTxIndex } from "./address-index";

@@ -1,4 +1,4 @@
-import { encodeCb58, equalBytes } from "../../encoding";
+import { encodeCb58, equalBytes, UINT64_MAX } from "../../encoding";
 import {
   compareOperations,
   compareShortIds,
@@ -112,7 +112,6 @@ interface Spend {
   inputs: SpentInput[];
 }
 
-const UINT64_MAX = (1n << 64n) - 1n;
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
 function transferOutput(assetId: Uint8Array, amount: bigint, to: Uint8Array): TransferableOutput {

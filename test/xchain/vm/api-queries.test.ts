@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { decodeCb58, encodeCb58 } from "../../../src/encoding";
+import { decodeCb58, decodeNodeBytes, encodeCb58 } from "../../../src/encoding";
 import { decodeUtxo, encodeUtxo, utxoId } from "../../../src/xchain/codec";
+import { createExchangeChainApi } from "../../../src/xchain/api";
 import { FX_IDS } from "../../../src/xchain/vm";
-import { parseBytes } from "../../../src/xchain/vm/rpc-params";
 import {
   addressOf,
   atomicUtxo,
@@ -83,7 +83,7 @@ describe("xchain/vm API: queries", () => {
       const { x } = fixture();
       const reply = (await x("xvm.getUTXOs", { addresses: [EWOQ_ADDRESS], encoding: "hex" })) as UtxoReply;
       expect(reply.encoding).to.equal("hex");
-      const utxo = decodeUtxo(parseBytes(reply.utxos[0]!, "hex", "utxo"));
+      const utxo = decodeUtxo(decodeNodeBytes(reply.utxos[0]!, "hex"));
       expect(utxo).to.deep.include({ outputIndex: 1 });
       expect(encodeCb58(utxo.assetId)).to.equal(AVAX_ID);
     });
@@ -157,6 +157,15 @@ describe("xchain/vm API: queries", () => {
       expect(error.code).to.equal(-32602);
       expect(error.message).to.match(/^missing parameter assetID/);
     });
+
+    it("after a captured state is restored, lists only the transactions accepted before it", async () => {
+      const { x, user, chain } = await fundedUser();
+      const first = ((await x("xvm.send", { ...user, amount: 1, assetID: "AVAX", to: BOB_ADDRESS })) as TxReply).txID;
+      const restore = chain.capture();
+      await x("xvm.send", { ...user, amount: 2, assetID: "AVAX", to: BOB_ADDRESS });
+      restore();
+      expect(await x("xvm.getAddressTxs", { address: BOB_ADDRESS, assetID: "AVAX" })).to.deep.equal({ txIDs: [first], cursor: "1" });
+    });
   });
 
   describe("getTx and getTxStatus", () => {
@@ -167,7 +176,7 @@ describe("xchain/vm API: queries", () => {
       expect(cb58.encoding).to.equal("cb58");
       expect(encodeCb58(sha256(decodeCb58(cb58.tx)))).to.equal(txID);
       const hex = (await x("xvm.getTx", { txID, encoding: "hex" })) as { tx: string };
-      expect(parseBytes(hex.tx, "hex", "tx")).to.deep.equal(decodeCb58(cb58.tx));
+      expect(decodeNodeBytes(hex.tx, "hex")).to.deep.equal(decodeCb58(cb58.tx));
     });
 
     it("getTx in json has the node's shape: unsignedTx, credentials with fxID, id", async () => {
@@ -288,6 +297,16 @@ describe("xchain/vm API: queries", () => {
       const { x } = fixture();
       const params = { address: EWOQ_ADDRESS, assetID: "AVAX" };
       expect(await x("avm.getBalance", params)).to.deep.equal(await x("xvm.getBalance", params));
+    });
+
+    it("serves the 22 methods of the reference node's keystore-era service, under xvm.* and avm.* each", () => {
+      const f = fixture();
+      const names = [
+        "createAddress", "createFixedCapAsset", "createNFTAsset", "createVariableCapAsset", "export", "exportKey", "getAddressTxs", "getAllBalances",
+        "getAssetDescription", "getBalance", "getTx", "getTxFee", "getTxStatus", "getUTXOs", "import", "importKey", "issueTx", "listAddresses",
+        "mint", "mintNFT", "send", "sendMultiple",
+      ];
+      expect(createExchangeChainApi(f.chain, f.keystore).methods).to.deep.equal([...names.map((m) => `avm.${m}`), ...names.map((m) => `xvm.${m}`)].sort());
     });
 
     it("answers an unknown method with -32601", async () => {

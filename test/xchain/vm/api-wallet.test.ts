@@ -1,7 +1,6 @@
 import { expect } from "chai";
-import { decodeCb58, encodeCb58, formatChainAddress } from "../../../src/encoding";
+import { decodeCb58, encodeCb58, encodeNodeBytes, formatChainAddress } from "../../../src/encoding";
 import { decodeSignedTx, decodeUtxo, encodeUtxo, TypeId, utxoId } from "../../../src/xchain/codec";
-import { formatBytes } from "../../../src/xchain/vm/rpc-params";
 import {
   addressOf,
   atomicUtxo,
@@ -125,6 +124,18 @@ describe("xchain/vm API: wallet methods", () => {
       expect(chain.getTx(decodeCb58(txID))!.tx.unsignedTx.outputs).to.have.length(5);
     });
 
+    it("sendMultiple names the output whose field is wrong by its place in the list", async () => {
+      const { x, user } = await fundedUser();
+      const outputs = [{ assetID: "AVAX", amount: 1, to: BOB_ADDRESS }, { assetID: "AVAX", amount: "-3", to: BOB_ADDRESS }];
+      const error = await rejection(x("xvm.sendMultiple", { ...user, outputs }));
+      expect(error.code).to.equal(-32602);
+      expect(error.message).to.match(/^outputs\[1\]\.amount must be a non-negative integer/);
+      expect(await rejection(x("xvm.sendMultiple", { ...user, outputs: [{ assetID: "NOPE", amount: 1, to: BOB_ADDRESS }] }))).to.include({
+        code: -32602,
+        message: "outputs[0].assetID: couldn't find asset NOPE",
+      });
+    });
+
     it("sendMultiple without outputs says no outputs to send", async () => {
       const { x, user } = await fundedUser();
       expect(await rejection(x("xvm.sendMultiple", { ...user, outputs: [] }))).to.include({ code: -32602, message: "no outputs to send" });
@@ -208,7 +219,7 @@ describe("xchain/vm API: wallet methods", () => {
       const { assetID } = (await x("xvm.createNFTAsset", { ...user, name: "Art", symbol: "ART", minterSets: [{ minters: [EWOQ_ADDRESS], threshold: 1 }] })) as AssetReply;
       expect(chain.getAsset(decodeCb58(assetID))?.type).to.equal("nonFungible");
       const payload = new TextEncoder().encode("ipfs://art");
-      await x("xvm.mintNFT", { ...user, assetID, payload: formatBytes(payload, "hex"), encoding: "hex", to: BOB_ADDRESS });
+      await x("xvm.mintNFT", { ...user, assetID, payload: encodeNodeBytes(payload, "hex"), encoding: "hex", to: BOB_ADDRESS });
       const nft = chain.getAllUtxos([BOB])[0]!.utxo;
       expect(nft.output).to.deep.include({ typeId: TypeId.NftTransferOutput, groupId: 0 });
       expect(Buffer.from((nft.output as { payload: Uint8Array }).payload).toString()).to.equal("ipfs://art");

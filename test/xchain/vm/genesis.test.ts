@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { SharedMemory } from "../../../src/atomic/shared-memory";
-import { decodeCb58, encodeCb58, formatBech32Address } from "../../../src/encoding";
+import { decodeCb58, decodeNodeBytes, encodeCb58, encodeNodeBytes, formatBech32Address } from "../../../src/encoding";
 import { LOCAL_NETWORK } from "../../../src/network/constants";
-import { createStaticXvmDispatch } from "../../../src/xchain/api";
+import { createStaticXvmApi } from "../../../src/xchain/api";
 import { TypeId } from "../../../src/xchain/codec";
 import {
   buildGenesisAssets,
@@ -14,7 +14,6 @@ import {
   localGenesis,
 } from "../../../src/xchain/genesis";
 import { ExchangeChain } from "../../../src/xchain/vm";
-import { formatBytes, parseBytes } from "../../../src/xchain/vm/rpc-params";
 import { addressOf, AVAX_ID, EWOQ, EWOQ_ADDRESS, fixture, rejection, testKey, xAddress } from "./helpers";
 
 describe("xchain/vm genesis", () => {
@@ -97,23 +96,23 @@ describe("xchain/vm genesis", () => {
 
   describe("xvm.buildGenesis (static service)", () => {
     const holders = LOCAL_GENESIS_HOLDERS.map((h) => ({ amount: h.amount.toString(), address: h.address }));
-    const memoHex = (encoding: "hex" | "cb58"): string => formatBytes(Buffer.from(LOCAL_GENESIS_ETH_ADDR.slice(2).repeat(2), "hex"), encoding);
+    const memoHex = (encoding: "hex" | "cb58"): string => encodeNodeBytes(Buffer.from(LOCAL_GENESIS_ETH_ADDR.slice(2).repeat(2), "hex"), encoding);
 
     it("rebuilds the local network's exchange-chain genesis: its asset's ID is the native asset ID", async () => {
-      const dispatch = createStaticXvmDispatch();
+      const { dispatch } = createStaticXvmApi();
       const result = (await dispatch("xvm.buildGenesis", {
         networkID: 12345,
         genesisData: { AVAX: { name: "Avalanche", symbol: "AVAX", denomination: 9, memo: memoHex("hex"), initialState: { fixedCap: holders } } },
         encoding: "hex",
       })) as { bytes: string; encoding: string };
       expect(result.encoding).to.equal("hex");
-      const assets = decodeGenesisBytes(parseBytes(result.bytes, "hex", "bytes"));
+      const assets = decodeGenesisBytes(decodeNodeBytes(result.bytes, "hex"));
       expect(encodeCb58(genesisAssetId(assets[0]!.tx))).to.equal(AVAX_ID);
       expect(assets).to.deep.equal(localGenesis().assets);
     });
 
     it("defaults to cb58 and answers as avm.buildGenesis too", async () => {
-      const dispatch = createStaticXvmDispatch();
+      const { dispatch } = createStaticXvmApi();
       const params = { networkID: "12345", genesisData: { AVAX: { name: "Avalanche", symbol: "AVAX", denomination: "9", memo: memoHex("cb58"), initialState: { fixedCap: holders } } } };
       const a = (await dispatch("avm.buildGenesis", params)) as { bytes: string; encoding: string };
       expect(a.encoding).to.equal("cb58");
@@ -121,7 +120,7 @@ describe("xchain/vm genesis", () => {
     });
 
     it("sorts assets by alias and gives variableCap minter sets threshold 1, as the reference static service", async () => {
-      const dispatch = createStaticXvmDispatch();
+      const { dispatch } = createStaticXvmApi();
       const minter = formatBech32Address(EWOQ, "local");
       const { bytes } = (await dispatch("xvm.buildGenesis", {
         networkID: 1,
@@ -138,14 +137,14 @@ describe("xchain/vm genesis", () => {
     });
 
     it("rejects an asset type other than fixedCap and variableCap", async () => {
-      const error = await rejection(createStaticXvmDispatch()("xvm.buildGenesis", { networkID: 1, genesisData: { NFT: { name: "N", symbol: "N", initialState: { nonFungible: [] } } } }));
+      const error = await rejection(createStaticXvmApi().dispatch("xvm.buildGenesis", { networkID: 1, genesisData: { NFT: { name: "N", symbol: "N", initialState: { nonFungible: [] } } } }));
       expect(error.code).to.equal(-32602);
       expect(error.message).to.include('unknown asset type "nonFungible"');
     });
 
     it("rejects a holder address with a chain prefix and says the static endpoint takes bare bech32", async () => {
       const error = await rejection(
-        createStaticXvmDispatch()("xvm.buildGenesis", { networkID: 1, genesisData: { A: { name: "A", symbol: "A", initialState: { fixedCap: [{ amount: 1, address: EWOQ_ADDRESS }] } } } }),
+        createStaticXvmApi().dispatch("xvm.buildGenesis", { networkID: 1, genesisData: { A: { name: "A", symbol: "A", initialState: { fixedCap: [{ amount: 1, address: EWOQ_ADDRESS }] } } } }),
       );
       expect(error.code).to.equal(-32602);
       expect(error.message).to.include("without chain prefix");

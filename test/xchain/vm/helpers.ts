@@ -4,7 +4,8 @@ import { decodeCb58, decodePrivateKey, encodeCb58, formatChainAddress } from "..
 import { createKeystoreApi } from "../../../src/keystore/api";
 import { Keystore } from "../../../src/keystore/keystore";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY } from "../../../src/network/constants";
-import { createExchangeChainDispatch, type Dispatch } from "../../../src/xchain/api";
+import { type Dispatch } from "../../../src/rpc";
+import { createExchangeChainApi } from "../../../src/xchain/api";
 import {
   type BaseTx,
   compareTransferableOutputs,
@@ -63,7 +64,7 @@ export function fixture(options: LocalGenesisOptions = {}): Fixture {
     chain,
     sharedMemory,
     keystore,
-    x: createExchangeChainDispatch(chain, keystore),
+    x: createExchangeChainApi(chain, keystore).dispatch,
     ks: createKeystoreApi(keystore).dispatch,
     setTime: (seconds) => {
       now = seconds;

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { decodeCb58, encodeCb58 } from "../../../src/encoding";
+import { decodeCb58, encodeCb58, encodeNodeBytes } from "../../../src/encoding";
 import {
   compareTransferableOutputs,
   type Credential,
@@ -16,7 +16,6 @@ import {
   utxoId,
   encodeUtxo,
 } from "../../../src/xchain/codec";
-import { formatBytes } from "../../../src/xchain/vm/rpc-params";
 import {
   addressOf,
   atomicUtxo,
@@ -90,15 +89,15 @@ describe("xchain/vm issueTx", () => {
     it("accepts the same transaction hex-encoded with the node's 4-byte checksum (avm.issueTx)", async () => {
       const { x } = fixture();
       const { bytes, txId } = signed(externalSend(BOB, 5_000n), [[EWOQ_KEY]]);
-      expect(await x("avm.issueTx", { tx: formatBytes(bytes, "hex"), encoding: "hex" })).to.deep.equal({ txID: encodeCb58(txId) });
+      expect(await x("avm.issueTx", { tx: encodeNodeBytes(bytes, "hex"), encoding: "hex" })).to.deep.equal({ txID: encodeCb58(txId) });
     });
 
     it("reads a 0x… transaction sent without `encoding` as hex (the reference node's default, what avalanchejs sends)", async () => {
       const { x, chain } = fixture();
       const { bytes, txId } = signed(externalSend(BOB, 5_000n), [[EWOQ_KEY]]);
-      const named = await rejection(x("avm.issueTx", { tx: formatBytes(bytes, "hex"), encoding: "cb58" }));
+      const named = await rejection(x("avm.issueTx", { tx: encodeNodeBytes(bytes, "hex"), encoding: "cb58" }));
       expect(named.code).to.equal(-32602);
-      expect(await x("avm.issueTx", { tx: formatBytes(bytes, "hex") })).to.deep.equal({ txID: encodeCb58(txId) });
+      expect(await x("avm.issueTx", { tx: encodeNodeBytes(bytes, "hex") })).to.deep.equal({ txID: encodeCb58(txId) });
       expect(chain.getBalance(BOB, AVAX).balance).to.equal(5_000n);
     });
 

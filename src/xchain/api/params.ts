@@ -1,0 +1,165 @@
+import { decodeCb58, decodeNodeBytes, EncodingError } from "../../encoding";
+import { describeValue, invalidParams, type NamedParams } from "../../rpc";
+import { MAX_MEMO_SIZE } from "../codec";
+import type { ExchangeChain } from "../vm/chain";
+import type { SpendOptions } from "../vm/wallet";
+
+/*
+ * The parameters particular to the exchange chain's APIs, read on top of `NamedParams`:
+ * addresses, assets and chains of this network, memos, spend options, minter sets, IDs and
+ * byte values. Every failure is -32602 in the reference node's words, naming the field.
+ */
+
+/** The byte encodings the exchange chain's APIs take and answer in: cb58 (the default) and hex with checksum. */
+export type ByteEncoding = "cb58" | "hex";
+
+/** A minter set as the wallet takes it: any `threshold` of `minters` may mint. */
+export interface MinterSet {
+  minters: Uint8Array[];
+  threshold: number;
+}
+
+/** The `encoding` of a method that reads or writes bytes: "cb58" (absent or "") or "hex", in any case. */
+export function encodingParam(p: NamedParams): ByteEncoding {
+  return readEncoding(p, false) as ByteEncoding;
+}
+
+/** getTx's `encoding`: "cb58" (absent or ""), "hex" or "json". */
+export function txFormatParam(p: NamedParams): ByteEncoding | "json" {
+  return readEncoding(p, true);
+}
+
+function readEncoding(p: NamedParams, allowJson: boolean): ByteEncoding | "json" {
+  const value = p.optionalString("encoding");
+  if (value === undefined) return "cb58";
+  const lower = value.toLowerCase();
+  if (lower === "cb58" || lower === "hex" || (allowJson && lower === "json")) return lower;
+  throw invalidParams(`invalid ${p.nameOf("encoding")} ${describeValue(value)}: expected "cb58" or "hex"${allowJson ? ' or "json"' : ""}`);
+}
+
+/**
+ * The encoding of a transaction sent to issueTx: the `encoding` parameter when given; when it
+ * is absent, hex if the value starts with "0x", else cb58. The seed's default is cb58, but
+ * the reference node defaults to hex since avalanchego v1.7.14 (utils/formatting: `Hex` is the
+ * zero Encoding, cb58 removed), and current SDKs (avalanchejs `issueSignedTx`) send "0x…"
+ * without naming the encoding. No cb58 value starts with "0x" ("0" is not a base58 digit),
+ * so the inference never reads a cb58 value as hex.
+ */
+export function txEncodingParam(p: NamedParams, text: string): ByteEncoding {
+  if (p.optionalString("encoding") === undefined && text.startsWith("0x")) return "hex";
+  return encodingParam(p);
+}
+
+/**
+ * Bytes sent as text in `encoding` (hex needs the 0x prefix and ends with the 4-byte checksum;
+ * "" is no bytes). A problem is "problem decoding <what>: <the node's wording>".
+ */
+export function decodeBytes(text: string, encoding: ByteEncoding, what: string): Uint8Array {
+  try {
+    return decodeNodeBytes(text, encoding);
+  } catch (error) {
+    if (error instanceof EncodingError) throw invalidParams(`problem decoding ${what}: ${error.detail}`);
+    throw error;
+  }
+}
+
+/** A 32-byte ID in cb58 (transaction, asset, UTXO or chain ID). */
+export function decodeId(text: string, name: string): Uint8Array {
+  let id: Uint8Array;
+  try {
+    id = decodeCb58(text);
+  } catch (error) {
+    if (error instanceof EncodingError) throw invalidParams(`couldn't parse ${name} ${describeValue(text)}: ${error.detail}`);
+    throw error;
+  }
+  if (id.length !== 32) throw invalidParams(`couldn't parse ${name} ${describeValue(text)}: an ID is 32 bytes, got ${id.length}`);
+  return id;
+}
+
+/** The `txID` of getTx and getTxStatus: required, a cb58 ID, not the empty ID. */
+export function txIdParam(p: NamedParams): Uint8Array {
+  const id = decodeId(p.string("txID", "nil transaction ID: missing parameter txID"), p.nameOf("txID"));
+  if (id.every((b) => b === 0)) throw invalidParams("nil transaction ID");
+  return id;
+}
+
+/** A transaction's `memo`: text of at most 256 bytes in UTF-8 (absent: none). */
+export function memoParam(p: NamedParams): Uint8Array {
+  const memo = new TextEncoder().encode(p.stringOr("memo", ""));
+  if (memo.length > MAX_MEMO_SIZE) throw invalidParams(`max memo length is ${MAX_MEMO_SIZE} but provided memo field is length ${memo.length}`);
+  return memo;
+}
+
+/** The addresses, assets and chains of one exchange chain, as its API calls name them. */
+export class ExchangeChainParams {
+  constructor(private readonly chain: ExchangeChain) {}
+
+  /** The node's ParseServiceAddress: a bare cb58 short ID, or an address of this chain ("X-..."). */
+  addressOf(text: string, name: string): Uint8Array {
+    try {
+      const raw = decodeCb58(text);
+      if (raw.length === 20) return raw;
+    } catch (error) {
+      if (!(error instanceof EncodingError)) throw error;
+    }
+    try {
+      return this.chain.parseAddress(text);
+    } catch (error) {
+      if (error instanceof EncodingError || error instanceof RangeError) {
+        const detail = error instanceof EncodingError ? error.detail : error.message;
+        throw invalidParams(`couldn't parse ${name} address ${JSON.stringify(text)}: ${detail}`);
+      }
+      throw error;
+    }
+  }
+
+  /** A required address. */
+  address(p: NamedParams, name: string): Uint8Array {
+    return this.addressOf(p.string(name), p.nameOf(name));
+  }
+
+  /** A list of addresses (absent: none), each named by its position in errors. */
+  addresses(p: NamedParams, name: string): Uint8Array[] {
+    return p.stringArray(name).map((text, i) => this.addressOf(text, p.nameOf(`${name}[${i}]`)));
+  }
+
+  /** An asset by alias ("AVAX") or cb58 ID. */
+  assetOf(text: string, name: string): Uint8Array {
+    try {
+      return this.chain.lookupAssetId(text);
+    } catch (error) {
+      if (error instanceof RangeError) throw invalidParams(`invalid ${name}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** A required asset, by default the `assetID` field. */
+  asset(p: NamedParams, name = "assetID"): Uint8Array {
+    return this.assetOf(p.string(name), p.nameOf(name));
+  }
+
+  /** A chain of the network by alias ("C", "evm", "P", ...) or cb58 ID. */
+  chainOf(text: string, name: string): Uint8Array {
+    try {
+      return this.chain.lookupChain(text);
+    } catch (error) {
+      if (error instanceof RangeError) throw invalidParams(`problem parsing ${name} ${JSON.stringify(text)}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** `from` (the addresses to spend from, default all of the user's) and `changeAddr`. */
+  spendOptions(p: NamedParams): SpendOptions {
+    const from = this.addresses(p, "from");
+    const change = p.optionalString("changeAddr");
+    return { from, changeAddr: change === undefined ? undefined : this.addressOf(change, "changeAddr") };
+  }
+
+  /** `minterSets`: a list of {minters, threshold} (absent: none). */
+  minterSets(p: NamedParams): MinterSet[] {
+    return p.objects("minterSets").map((set) => ({
+      minters: this.addresses(set, "minters"),
+      threshold: Number(set.uint("threshold", 32, 0n)),
+    }));
+  }
+}
