@@ -130,14 +130,7 @@ function baseFeeParam(p: NamedParams): bigint | undefined {
  * the encoding; no cb58 text starts with "0x" ("0" is not a base58 digit).
  */
 function encodingParam(p: NamedParams, txText?: string): NodeByteEncoding {
-  if (!p.given("encoding")) return txText?.startsWith("0x") === true ? "hex" : "cb58";
-  const value = p.raw("encoding");
-  const lower = typeof value === "string" ? value.toLowerCase() : undefined;
-  const encoding = NODE_BYTE_ENCODINGS.find((e) => e === lower);
-  if (encoding === undefined) {
-    throw invalidParams(`encoding: invalid encoding ${JSON.stringify(value)}: expected one of ${NODE_BYTE_ENCODINGS.map((e) => `"${e}"`).join(", ")}`);
-  }
-  return encoding;
+  return p.choice("encoding", NODE_BYTE_ENCODINGS, txText?.startsWith("0x") === true ? "hex" : "cb58");
 }
 
 /** The signed transaction issueTx is given, in its encoding. */

@@ -70,6 +70,26 @@ export class NamedParams {
     return value;
   }
 
+  /**
+   * One of `allowed` (compared without regard to case, as the node reads `encoding`); absent,
+   * null or "" gives `fallback`.
+   */
+  choice<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.optionalString(name);
+    if (value === undefined) return fallback;
+    const lower = value.toLowerCase();
+    const chosen = allowed.find((option) => option === lower);
+    if (chosen === undefined) {
+      throw invalidParams(`invalid ${this.nameOf(name)} ${describeValue(value)}: expected ${allowed.map((option) => JSON.stringify(option)).join(" or ")}`);
+    }
+    return chosen;
+  }
+
+  /** The names of the fields given, for parameters that are maps (genesis data keyed by asset alias). */
+  fieldNames(): string[] {
+    return Object.keys(this.values);
+  }
+
   /** A list of strings; absent or null is the empty list. */
   stringArray(name: string): string[] {
     if (!this.has(name)) return [];

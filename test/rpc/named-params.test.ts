@@ -108,6 +108,16 @@ describe("NamedParams: the node-style named parameters", () => {
       expect(refusal(() => params({ outputs: {} }).objects("outputs")).message).to.equal("outputs must be an array of objects, got an object");
     });
 
+    it("reads one of a set of choices without regard to case, the fallback when absent", () => {
+      expect(params({ encoding: "HEX" }).choice("encoding", ["cb58", "hex"], "cb58")).to.equal("hex");
+      expect(params({ encoding: "" }).choice("encoding", ["cb58", "hex"], "cb58")).to.equal("cb58");
+      expect(refusal(() => params({ encoding: "base64" }).choice("encoding", ["cb58", "hex"], "cb58")).message).to.equal('invalid encoding "base64": expected "cb58" or "hex"');
+    });
+
+    it("lists the names of the fields of a map-like object", () => {
+      expect(params({ genesisData: { GOLD: {}, AVAX: {} } }).object("genesisData")!.fieldNames()).to.deep.equal(["GOLD", "AVAX"]);
+    });
+
     it("reads booleans, false when absent", () => {
       expect(params({ f: true }).boolean("f")).to.equal(true);
       expect(params({}).boolean("f")).to.equal(false);

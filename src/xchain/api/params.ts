@@ -30,11 +30,7 @@ export function txFormatParam(p: NamedParams): ByteEncoding | "json" {
 }
 
 function readEncoding(p: NamedParams, allowJson: boolean): ByteEncoding | "json" {
-  const value = p.optionalString("encoding");
-  if (value === undefined) return "cb58";
-  const lower = value.toLowerCase();
-  if (lower === "cb58" || lower === "hex" || (allowJson && lower === "json")) return lower;
-  throw invalidParams(`invalid ${p.nameOf("encoding")} ${describeValue(value)}: expected "cb58" or "hex"${allowJson ? ' or "json"' : ""}`);
+  return allowJson ? p.choice("encoding", ["cb58", "hex", "json"], "cb58") : p.choice("encoding", ["cb58", "hex"], "cb58");
 }
 
 /**

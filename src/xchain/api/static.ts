@@ -20,15 +20,9 @@ export function createStaticXvmApi(): RpcApi {
     const networkId = Number(p.uint("networkID", 32, 0n));
     const encoding = encodingParam(p);
     const data = p.object("genesisData");
-    const definitions = data === undefined ? [] : fieldNames(p, "genesisData").map((alias): [string, GenesisAssetDefinition] => [alias, definition(data, alias, encoding)]);
+    const definitions = data === undefined ? [] : data.fieldNames().map((alias): [string, GenesisAssetDefinition] => [alias, definition(data, alias, encoding)]);
     return { bytes: encodeNodeBytes(encodeGenesisBytes(buildGenesisAssets(networkId, definitions)), encoding), encoding };
   });
-}
-
-/** The names of the fields of the object `name`, once `p.object(name)` has read it as one. */
-function fieldNames(p: NamedParams, name: string): string[] {
-  const value = p.raw(name);
-  return typeof value === "object" && value !== null ? Object.keys(value) : [];
 }
 
 /** genesisData.<alias>: {name, symbol, denomination, memo, initialState}; null is the empty definition (as the node's JSON reads it). */
@@ -42,7 +36,7 @@ function definition(data: NamedParams, alias: string, encoding: ByteEncoding): G
   const state = d.object("initialState");
   const initialState: NonNullable<GenesisAssetDefinition["initialState"]> = {};
   if (state !== undefined) {
-    for (const type of fieldNames(d, "initialState")) {
+    for (const type of state.fieldNames()) {
       if (type === "fixedCap") {
         initialState.fixedCap = state.objects(type).map((holder) => ({
           amount: holder.uint("amount", 64, 0n),
