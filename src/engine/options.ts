@@ -1,3 +1,4 @@
+import { GENESIS_CONTRACT_ADDRESS } from "../encoding/precompile";
 import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_ACCOUNT_COUNT, DEFAULT_HD_PATH, DEFAULT_MNEMONIC } from "./accounts";
 
 /** Accounts derived from a mnemonic (the default), as Hardhat configures them. */
@@ -60,8 +61,8 @@ export interface EngineOptions {
 export const LOCAL_CHAIN_ID = 43112;
 export const DEFAULT_BLOCK_GAS_LIMIT = 15_000_000n;
 export const DEFAULT_MIN_BASE_FEE = 25_000_000_000n;
-/** The reference node burns fees by paying them to this address. */
-export const BLACKHOLE_ADDRESS = "0x0100000000000000000000000000000000000000";
+/** The reference node burns fees by paying them to this address (the genesis contract's, 0x0100…00). */
+export const BLACKHOLE_ADDRESS: string = GENESIS_CONTRACT_ADDRESS;
 
 export interface ResolvedEngineOptions {
   chainId: number;
