@@ -108,3 +108,6 @@ export class ChainStore {
     for (let n = from < 0n ? 0n : from; n <= last; n++) yield this.byNumber[Number(n)]!;
   }
 }
+
+/** The chain as read outside the engine: everything but appending and truncating. */
+export type ChainView = Pick<ChainStore, "head" | "height" | "byNumberOrUndefined" | "byHashOrUndefined" | "transaction" | "range">;

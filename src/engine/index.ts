@@ -1,8 +1,9 @@
 export { Engine } from "./engine";
-export type { BlockSelector, CallOutcome, LogFilter, SnapshotCompanion, TransactionRequest } from "./engine";
+export type { BlockSelector, CallOutcome, LogFilter, SnapshotCompanion, TransactionRequest } from "./types";
+export { EngineError, ExecutionFailedError, InvalidInputError, SimulatorFaultError, TransactionRejectedError, UnknownBlockError } from "./errors";
 export type { AtomicChainHost, AtomicOperation, AtomicStateReader, AtomicStateWriter } from "./atomic-host";
 export { NativeStateManager } from "./state-manager";
-export type { BlockRecord } from "./chain";
+export type { BlockRecord, ChainView } from "./chain";
 export { NativeProvider, createNativeProvider } from "./provider";
 export { RpcError, RpcErrorCode } from "../rpc/errors";
 export type { Eip1193Provider, RequestArguments } from "../rpc/types";

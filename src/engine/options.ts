@@ -1,5 +1,5 @@
 import { GENESIS_CONTRACT_ADDRESS } from "../encoding/precompile";
-import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_ACCOUNT_COUNT, DEFAULT_HD_PATH, DEFAULT_MNEMONIC } from "./accounts";
+import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_ACCOUNT_COUNT, DEFAULT_HD_PATH, DEFAULT_MNEMONIC, deriveMnemonicKeys } from "./accounts";
 
 /** Accounts derived from a mnemonic (the default), as Hardhat configures them. */
 export interface MnemonicAccountsOptions {
@@ -100,4 +100,28 @@ export function resolveAccounts(
   const balance = accounts?.balance ?? DEFAULT_ACCOUNT_BALANCE;
   if (!Number.isInteger(count) || count < 0) throw new Error(`accounts.count must be a non-negative integer, got ${count}`);
   return derive(mnemonic, count, accounts?.path ?? DEFAULT_HD_PATH).map((privateKey) => ({ privateKey, balance }));
+}
+
+/** The options with every default filled in, checked. */
+export function resolveEngineOptions(opts: EngineOptions): ResolvedEngineOptions {
+  const chainId = opts.chainId ?? LOCAL_CHAIN_ID;
+  const options: ResolvedEngineOptions = {
+    chainId,
+    networkId: opts.networkId ?? chainId,
+    hardfork: opts.hardfork ?? "cancun",
+    accounts: resolveAccounts(opts.accounts, deriveMnemonicKeys),
+    assetBalances: opts.assetBalances ?? [],
+    deprecatedPrecompiles: opts.deprecatedPrecompiles ?? false,
+    blockGasLimit: opts.blockGasLimit ?? DEFAULT_BLOCK_GAS_LIMIT,
+    minBaseFeePerGas: opts.minBaseFeePerGas ?? DEFAULT_MIN_BASE_FEE,
+    automine: opts.automine ?? true,
+    genesisTimestamp: opts.genesisTimestamp ?? Math.floor(Date.now() / 1000),
+    coinbase: opts.coinbase ?? BLACKHOLE_ADDRESS,
+    allowUnlimitedContractSize: opts.allowUnlimitedContractSize ?? false,
+    throwOnTransactionFailures: opts.throwOnTransactionFailures ?? false,
+    throwOnCallFailures: opts.throwOnCallFailures ?? true,
+    log: opts.log ?? (() => {}),
+  };
+  if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`chainId must be a positive integer, got ${chainId}`);
+  return options;
 }

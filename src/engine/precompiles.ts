@@ -64,6 +64,13 @@ function isConsoleAddress(bytes: Uint8Array): boolean {
   return true;
 }
 
+/** Standard precompiles (0x01–0x11) and the three native ones at 0x0100…00–02. */
+export function isPrecompileAddress(bytes: Uint8Array): boolean {
+  if (bytes[0] === 1) return isNativeAddressTail(bytes);
+  for (let i = 1; i < 19; i++) if (bytes[i] !== 0) return false;
+  return bytes[0] === 0 && bytes[19]! >= 1 && bytes[19]! <= 0x11;
+}
+
 /** True for 0x0100…0000, 0x0100…0001 and 0x0100…0002 given that byte 0 is 1. */
 function isNativeAddressTail(bytes: Uint8Array): boolean {
   for (let i = 1; i < 19; i++) if (bytes[i] !== 0) return false;
