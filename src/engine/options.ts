@@ -1,20 +1,7 @@
 import { GENESIS_CONTRACT_ADDRESS } from "../encoding/precompile";
-import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_ACCOUNT_COUNT, DEFAULT_HD_PATH, DEFAULT_MNEMONIC, deriveMnemonicKeys } from "./accounts";
+import { fundedAccounts, type AccountsOption, type GenesisAccount } from "./accounts";
 
-/** Accounts derived from a mnemonic (the default), as Hardhat configures them. */
-export interface MnemonicAccountsOptions {
-  mnemonic?: string;
-  path?: string;
-  count?: number;
-  /** Native coin of each account, in wei. */
-  balance?: bigint;
-}
-
-/** Explicit keys with their balances in wei. */
-export interface KeyAccountOptions {
-  privateKey: string;
-  balance: bigint;
-}
+export type { AccountsOption, KeyAccountOptions, MnemonicAccountsOptions } from "./accounts";
 
 /** A multi-coin balance present at genesis. */
 export interface InitialAssetBalance {
@@ -32,7 +19,7 @@ export interface EngineOptions {
   /** Network ID (net_version). Defaults to the chain ID, as on the reference node. */
   networkId?: number;
   hardfork?: Hardfork;
-  accounts?: MnemonicAccountsOptions | KeyAccountOptions[];
+  accounts?: AccountsOption;
   /** Multi-coin balances at genesis. */
   assetBalances?: InitialAssetBalance[];
   /** Simulate the later upgrade in which both native-asset precompiles revert. */
@@ -68,7 +55,7 @@ export interface ResolvedEngineOptions {
   chainId: number;
   networkId: number;
   hardfork: Hardfork;
-  accounts: { privateKey: `0x${string}`; balance: bigint }[];
+  accounts: GenesisAccount[];
   assetBalances: InitialAssetBalance[];
   deprecatedPrecompiles: boolean;
   blockGasLimit: bigint;
@@ -82,26 +69,6 @@ export interface ResolvedEngineOptions {
   log: (line: string) => void;
 }
 
-export function resolveAccounts(
-  accounts: EngineOptions["accounts"],
-  derive: (mnemonic: string, count: number, path: string) => `0x${string}`[],
-): ResolvedEngineOptions["accounts"] {
-  if (Array.isArray(accounts)) {
-    return accounts.map((a, i) => {
-      if (!/^0x[0-9a-fA-F]{64}$/.test(a.privateKey)) {
-        throw new Error(`accounts[${i}].privateKey must be 0x followed by 64 hex digits`);
-      }
-      if (a.balance < 0n) throw new Error(`accounts[${i}].balance cannot be negative`);
-      return { privateKey: a.privateKey.toLowerCase() as `0x${string}`, balance: a.balance };
-    });
-  }
-  const mnemonic = accounts?.mnemonic ?? DEFAULT_MNEMONIC;
-  const count = accounts?.count ?? DEFAULT_ACCOUNT_COUNT;
-  const balance = accounts?.balance ?? DEFAULT_ACCOUNT_BALANCE;
-  if (!Number.isInteger(count) || count < 0) throw new Error(`accounts.count must be a non-negative integer, got ${count}`);
-  return derive(mnemonic, count, accounts?.path ?? DEFAULT_HD_PATH).map((privateKey) => ({ privateKey, balance }));
-}
-
 /** The options with every default filled in, checked. */
 export function resolveEngineOptions(opts: EngineOptions): ResolvedEngineOptions {
   const chainId = opts.chainId ?? LOCAL_CHAIN_ID;
@@ -109,7 +76,7 @@ export function resolveEngineOptions(opts: EngineOptions): ResolvedEngineOptions
     chainId,
     networkId: opts.networkId ?? chainId,
     hardfork: opts.hardfork ?? "cancun",
-    accounts: resolveAccounts(opts.accounts, deriveMnemonicKeys),
+    accounts: fundedAccounts(opts.accounts),
     assetBalances: opts.assetBalances ?? [],
     deprecatedPrecompiles: opts.deprecatedPrecompiles ?? false,
     blockGasLimit: opts.blockGasLimit ?? DEFAULT_BLOCK_GAS_LIMIT,
