@@ -1,3 +1,4 @@
+/** The chain's records: blocks, mined transactions, receipts and logs, and the store that holds them. */
 import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { Address } from "@ethereumjs/util";

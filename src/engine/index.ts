@@ -1,3 +1,7 @@
+/**
+ * The contract-chain simulator: the engine (`Engine`), its EIP-1193 provider, its options and
+ * errors, and the interface atomic transactions reach it through.
+ */
 export { Engine } from "./engine";
 export type { BlockSelector, CallOutcome, LogFilter, SnapshotCompanion, TransactionRequest } from "./types";
 export { EngineError, ExecutionFailedError, InvalidInputError, SimulatorFaultError, TransactionRejectedError, UnknownBlockError } from "./errors";

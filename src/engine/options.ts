@@ -1,3 +1,7 @@
+/**
+ * The engine's options: what a caller may set, and the same with every default filled in and
+ * checked, as the engine keeps them.
+ */
 import { GENESIS_CONTRACT_ADDRESS } from "../encoding/precompile";
 import { fundedAccounts, type AccountsOption, type GenesisAccount } from "./accounts";
 

@@ -1,3 +1,8 @@
+/**
+ * The contract chain's native-asset precompiles (nativeAssetBalance, nativeAssetCall, and the
+ * deprecated genesis contract) and the EVM subclass that lets them see the calling message.
+ * Their addresses and input layouts are defined in `encoding/precompile`.
+ */
 import { EVM, EVMError, Message, type ExecResult, type PrecompileInput, type EVMResult } from "@ethereumjs/evm";
 import { Account, Address, createAddressFromString, hexToBytes, bigIntToBytes, bytesToUnprefixedHex, setLengthLeft } from "@ethereumjs/util";
 import {

@@ -1,3 +1,7 @@
+/**
+ * Failure messages for people: the reason of a revert (Error(string), Panic(uint256)), geth's
+ * words for an EVM failure, and ethereumjs' messages cut to their first sentence.
+ */
 import { bytesToHex } from "@ethereumjs/util";
 import { AbiCoder } from "ethers";
 

@@ -14,34 +14,43 @@ export class StateEdits {
     await this.commit();
   }
 
-  async setBalance(address: Address, balance: bigint): Promise<void> {
-    const stateManager = this.state.stateManager;
-    const account = (await stateManager.getAccount(address)) ?? new Account();
-    account.balance = balance;
-    await stateManager.putAccount(address, account);
-    await this.commit();
+  setBalance(address: Address, balance: bigint): Promise<void> {
+    return this.editAccount(address, (account) => {
+      account.balance = balance;
+    });
   }
 
-  async setNonce(address: Address, nonce: bigint): Promise<void> {
-    const stateManager = this.state.stateManager;
-    const account = (await stateManager.getAccount(address)) ?? new Account();
-    account.nonce = nonce;
-    await stateManager.putAccount(address, account);
-    await this.commit();
+  setNonce(address: Address, nonce: bigint): Promise<void> {
+    return this.editAccount(address, (account) => {
+      account.nonce = nonce;
+    });
   }
 
   async setCode(address: Address, code: Uint8Array): Promise<void> {
-    const stateManager = this.state.stateManager;
-    if ((await stateManager.getAccount(address)) === undefined) await stateManager.putAccount(address, new Account());
-    await stateManager.putCode(address, code);
+    await this.ensureAccount(address);
+    await this.state.stateManager.putCode(address, code);
     await this.commit();
   }
 
   async setStorageAt(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
+    await this.ensureAccount(address);
+    await this.state.stateManager.putStorage(address, setLengthLeft(slot, 32), stripZeros(value));
+    await this.commit();
+  }
+
+  /** Changes an account's fields (an absent account is created empty first). */
+  private async editAccount(address: Address, edit: (account: Account) => void): Promise<void> {
+    const stateManager = this.state.stateManager;
+    const account = (await stateManager.getAccount(address)) ?? new Account();
+    edit(account);
+    await stateManager.putAccount(address, account);
+    await this.commit();
+  }
+
+  /** Code and storage need an account to live in. */
+  private async ensureAccount(address: Address): Promise<void> {
     const stateManager = this.state.stateManager;
     if ((await stateManager.getAccount(address)) === undefined) await stateManager.putAccount(address, new Account());
-    await stateManager.putStorage(address, setLengthLeft(slot, 32), stripZeros(value));
-    await this.commit();
   }
 
   /** Makes the edit part of the head block's state (its trie and its multi-coin record). */
