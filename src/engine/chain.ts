@@ -1,3 +1,4 @@
+/** The chain's records: blocks, mined transactions, receipts and logs, and the store that holds them. */
 import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { Address } from "@ethereumjs/util";
@@ -108,3 +109,6 @@ export class ChainStore {
     for (let n = from < 0n ? 0n : from; n <= last; n++) yield this.byNumber[Number(n)]!;
   }
 }
+
+/** The chain as read outside the engine: everything but appending and truncating. */
+export type ChainView = Pick<ChainStore, "head" | "height" | "byNumberOrUndefined" | "byHashOrUndefined" | "transaction" | "range">;

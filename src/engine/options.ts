@@ -1,19 +1,11 @@
-import { DEFAULT_ACCOUNT_BALANCE, DEFAULT_ACCOUNT_COUNT, DEFAULT_HD_PATH, DEFAULT_MNEMONIC } from "./accounts";
+/**
+ * The engine's options: what a caller may set, and the same with every default filled in and
+ * checked, as the engine keeps them.
+ */
+import { GENESIS_CONTRACT_ADDRESS } from "../encoding/precompile";
+import { fundedAccounts, type AccountsOption, type GenesisAccount } from "./accounts";
 
-/** Accounts derived from a mnemonic (the default), as Hardhat configures them. */
-export interface MnemonicAccountsOptions {
-  mnemonic?: string;
-  path?: string;
-  count?: number;
-  /** Native coin of each account, in wei. */
-  balance?: bigint;
-}
-
-/** Explicit keys with their balances in wei. */
-export interface KeyAccountOptions {
-  privateKey: string;
-  balance: bigint;
-}
+export type { AccountsOption, KeyAccountOptions, MnemonicAccountsOptions } from "./accounts";
 
 /** A multi-coin balance present at genesis. */
 export interface InitialAssetBalance {
@@ -31,7 +23,7 @@ export interface EngineOptions {
   /** Network ID (net_version). Defaults to the chain ID, as on the reference node. */
   networkId?: number;
   hardfork?: Hardfork;
-  accounts?: MnemonicAccountsOptions | KeyAccountOptions[];
+  accounts?: AccountsOption;
   /** Multi-coin balances at genesis. */
   assetBalances?: InitialAssetBalance[];
   /** Simulate the later upgrade in which both native-asset precompiles revert. */
@@ -60,14 +52,14 @@ export interface EngineOptions {
 export const LOCAL_CHAIN_ID = 43112;
 export const DEFAULT_BLOCK_GAS_LIMIT = 15_000_000n;
 export const DEFAULT_MIN_BASE_FEE = 25_000_000_000n;
-/** The reference node burns fees by paying them to this address. */
-export const BLACKHOLE_ADDRESS = "0x0100000000000000000000000000000000000000";
+/** The reference node burns fees by paying them to this address (the genesis contract's, 0x0100…00). */
+export const BLACKHOLE_ADDRESS: string = GENESIS_CONTRACT_ADDRESS;
 
 export interface ResolvedEngineOptions {
   chainId: number;
   networkId: number;
   hardfork: Hardfork;
-  accounts: { privateKey: `0x${string}`; balance: bigint }[];
+  accounts: GenesisAccount[];
   assetBalances: InitialAssetBalance[];
   deprecatedPrecompiles: boolean;
   blockGasLimit: bigint;
@@ -81,22 +73,26 @@ export interface ResolvedEngineOptions {
   log: (line: string) => void;
 }
 
-export function resolveAccounts(
-  accounts: EngineOptions["accounts"],
-  derive: (mnemonic: string, count: number, path: string) => `0x${string}`[],
-): ResolvedEngineOptions["accounts"] {
-  if (Array.isArray(accounts)) {
-    return accounts.map((a, i) => {
-      if (!/^0x[0-9a-fA-F]{64}$/.test(a.privateKey)) {
-        throw new Error(`accounts[${i}].privateKey must be 0x followed by 64 hex digits`);
-      }
-      if (a.balance < 0n) throw new Error(`accounts[${i}].balance cannot be negative`);
-      return { privateKey: a.privateKey.toLowerCase() as `0x${string}`, balance: a.balance };
-    });
-  }
-  const mnemonic = accounts?.mnemonic ?? DEFAULT_MNEMONIC;
-  const count = accounts?.count ?? DEFAULT_ACCOUNT_COUNT;
-  const balance = accounts?.balance ?? DEFAULT_ACCOUNT_BALANCE;
-  if (!Number.isInteger(count) || count < 0) throw new Error(`accounts.count must be a non-negative integer, got ${count}`);
-  return derive(mnemonic, count, accounts?.path ?? DEFAULT_HD_PATH).map((privateKey) => ({ privateKey, balance }));
+/** The options with every default filled in, checked. */
+export function resolveEngineOptions(opts: EngineOptions): ResolvedEngineOptions {
+  const chainId = opts.chainId ?? LOCAL_CHAIN_ID;
+  const options: ResolvedEngineOptions = {
+    chainId,
+    networkId: opts.networkId ?? chainId,
+    hardfork: opts.hardfork ?? "cancun",
+    accounts: fundedAccounts(opts.accounts),
+    assetBalances: opts.assetBalances ?? [],
+    deprecatedPrecompiles: opts.deprecatedPrecompiles ?? false,
+    blockGasLimit: opts.blockGasLimit ?? DEFAULT_BLOCK_GAS_LIMIT,
+    minBaseFeePerGas: opts.minBaseFeePerGas ?? DEFAULT_MIN_BASE_FEE,
+    automine: opts.automine ?? true,
+    genesisTimestamp: opts.genesisTimestamp ?? Math.floor(Date.now() / 1000),
+    coinbase: opts.coinbase ?? BLACKHOLE_ADDRESS,
+    allowUnlimitedContractSize: opts.allowUnlimitedContractSize ?? false,
+    throwOnTransactionFailures: opts.throwOnTransactionFailures ?? false,
+    throwOnCallFailures: opts.throwOnCallFailures ?? true,
+    log: opts.log ?? (() => {}),
+  };
+  if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`chainId must be a positive integer, got ${chainId}`);
+  return options;
 }

@@ -1,5 +1,19 @@
+/**
+ * The contract chain's native-asset precompiles (nativeAssetBalance, nativeAssetCall, and the
+ * deprecated genesis contract) and the EVM subclass that lets them see the calling message.
+ * Their addresses and input layouts are defined in `encoding/precompile`.
+ */
 import { EVM, EVMError, Message, type ExecResult, type PrecompileInput, type EVMResult } from "@ethereumjs/evm";
-import { Account, Address, createAddressFromString, hexToBytes, bigIntToBytes, bytesToBigInt, bytesToUnprefixedHex, setLengthLeft } from "@ethereumjs/util";
+import { Account, Address, createAddressFromString, hexToBytes, bigIntToBytes, bytesToUnprefixedHex, setLengthLeft } from "@ethereumjs/util";
+import {
+  decodeNativeAssetBalanceInputBytes,
+  decodeNativeAssetCallInputBytes,
+  GENESIS_CONTRACT_ADDRESS,
+  NATIVE_ASSET_BALANCE_ADDRESS,
+  NATIVE_ASSET_BALANCE_INPUT_LENGTH,
+  NATIVE_ASSET_CALL_ADDRESS,
+  NATIVE_ASSET_CALL_MIN_INPUT_LENGTH,
+} from "../encoding/precompile";
 import type { NativeStateManager } from "./state-manager";
 import { CONSOLE_LOG_ADDRESS_HEX } from "./console-log";
 
@@ -12,9 +26,9 @@ export const CALL_NEW_ACCOUNT_GAS = 25000n;
 /** Maximum call depth of the EVM. */
 const MAX_CALL_DEPTH = 1024;
 
-export const GENESIS_CONTRACT = createAddressFromString("0x0100000000000000000000000000000000000000");
-export const NATIVE_ASSET_BALANCE = createAddressFromString("0x0100000000000000000000000000000000000001");
-export const NATIVE_ASSET_CALL = createAddressFromString("0x0100000000000000000000000000000000000002");
+export const GENESIS_CONTRACT = createAddressFromString(GENESIS_CONTRACT_ADDRESS);
+export const NATIVE_ASSET_BALANCE = createAddressFromString(NATIVE_ASSET_BALANCE_ADDRESS);
+export const NATIVE_ASSET_CALL = createAddressFromString(NATIVE_ASSET_CALL_ADDRESS);
 
 const EMPTY = new Uint8Array(0);
 
@@ -55,6 +69,13 @@ function isConsoleAddress(bytes: Uint8Array): boolean {
   return true;
 }
 
+/** Standard precompiles (0x01–0x11) and the three native ones at 0x0100…00–02. */
+export function isPrecompileAddress(bytes: Uint8Array): boolean {
+  if (bytes[0] === 1) return isNativeAddressTail(bytes);
+  for (let i = 1; i < 19; i++) if (bytes[i] !== 0) return false;
+  return bytes[0] === 0 && bytes[19]! >= 1 && bytes[19]! <= 0x11;
+}
+
 /** True for 0x0100…0000, 0x0100…0001 and 0x0100…0002 given that byte 0 is 1. */
 function isNativeAddressTail(bytes: Uint8Array): boolean {
   for (let i = 1; i < 19; i++) if (bytes[i] !== 0) return false;
@@ -79,10 +100,10 @@ export function nativeAssetBalance(input: PrecompileInput): ExecResult {
   if (input.gasLimit < NATIVE_ASSET_BALANCE_GAS) return outOfGas(input.gasLimit);
   // The message is noted for every native precompile; this one does not need it.
   (input._EVM as NativeEVM).takePrecompileMessage();
-  const data = input.data;
-  if (data.length !== 52) return revert(NATIVE_ASSET_BALANCE_GAS);
+  if (input.data.length !== NATIVE_ASSET_BALANCE_INPUT_LENGTH) return revert(NATIVE_ASSET_BALANCE_GAS);
+  const { account, assetId } = decodeNativeAssetBalanceInputBytes(input.data);
   const state = input._EVM.stateManager as NativeStateManager;
-  const balance = state.multiCoin.getBalance(bytesToUnprefixedHex(data.subarray(0, 20)), bytesToUnprefixedHex(data.subarray(20, 52)));
+  const balance = state.multiCoin.getBalance(bytesToUnprefixedHex(account), bytesToUnprefixedHex(assetId));
   return { executionGasUsed: NATIVE_ASSET_BALANCE_GAS, returnValue: setLengthLeft(bigIntToBytes(balance), 32) };
 }
 
@@ -93,13 +114,14 @@ export async function nativeAssetCall(input: PrecompileInput): Promise<ExecResul
   if (gasLimit < NATIVE_ASSET_CALL_GAS) return outOfGas(gasLimit);
   let remaining = gasLimit - NATIVE_ASSET_CALL_GAS;
   if (message.isStatic) return revert(NATIVE_ASSET_CALL_GAS);
-  const data = input.data;
-  if (data.length < 84) return revert(NATIVE_ASSET_CALL_GAS);
+  if (input.data.length < NATIVE_ASSET_CALL_MIN_INPUT_LENGTH) return revert(NATIVE_ASSET_CALL_GAS);
 
-  const to = new Address(data.slice(0, 20));
-  const assetId = bytesToUnprefixedHex(data.subarray(20, 52));
-  const amount = bytesToBigInt(data.subarray(52, 84));
-  const callData = data.slice(84);
+  const decoded = decodeNativeAssetCallInputBytes(input.data);
+  // Copies: the address and call data outlive this call (state caches, the inner message).
+  const to = new Address(decoded.to.slice());
+  const assetId = bytesToUnprefixedHex(decoded.assetId);
+  const amount = decoded.amount;
+  const callData = decoded.callData.slice();
   // The precompile acts for the account whose code called it: under DELEGATECALL that is the
   // delegating contract (ethereumjs keeps the outer msg.sender in `caller` there).
   const caller = message.delegatecall ? message.to! : message.caller;

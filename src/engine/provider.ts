@@ -1,27 +1,30 @@
-import { Engine } from "./engine";
-import { RpcError, RpcErrorCode } from "../rpc/errors";
-import type { EngineOptions } from "./options";
-import type { Eip1193Provider, RequestArguments } from "../rpc/types";
-import { RpcMethods } from "./rpc";
-
 /**
  * The engine as an EIP-1193 provider: what ethers' BrowserProvider, Hardhat and the HTTP node
- * talk to. Errors are RpcError instances carrying the JSON-RPC code, message and data.
+ * talk to. A request goes through the engine's JSON-RPC API (`api/`); errors are RpcError
+ * instances carrying the JSON-RPC code, message and data.
  */
+import type { RpcApi } from "../rpc/api";
+import { RpcError, RpcErrorCode } from "../rpc/errors";
+import type { Eip1193Provider, RequestArguments } from "../rpc/types";
+import { createEngineApi } from "./api";
+import { Engine } from "./engine";
+import type { EngineOptions } from "./options";
+
 export class NativeProvider implements Eip1193Provider {
   readonly engine: Engine;
-  readonly rpc: RpcMethods;
+  /** Every method the provider answers, by name. */
+  readonly api: RpcApi;
 
   constructor(engine: Engine) {
     this.engine = engine;
-    this.rpc = new RpcMethods(engine);
+    this.api = createEngineApi(engine);
   }
 
-  async request(args: RequestArguments): Promise<unknown> {
+  request(args: RequestArguments): Promise<unknown> {
     if (typeof args !== "object" || args === null || typeof args.method !== "string") {
-      throw new RpcError(RpcErrorCode.InvalidRequest, "request() expects { method: string, params?: unknown[] }");
+      return Promise.reject(new RpcError(RpcErrorCode.InvalidRequest, "request() expects { method: string, params?: unknown[] }"));
     }
-    return this.rpc.handle(args.method, args.params);
+    return this.api.dispatch(args.method, args.params);
   }
 }
 

@@ -1,6 +1,9 @@
+/**
+ * Failure messages for people: the reason of a revert (Error(string), Panic(uint256)), geth's
+ * words for an EVM failure, and ethereumjs' messages cut to their first sentence.
+ */
 import { bytesToHex } from "@ethereumjs/util";
 import { AbiCoder } from "ethers";
-import { RpcError, RpcErrorCode } from "../rpc/errors";
 
 const ERROR_SELECTOR = "0x08c379a0"; // Error(string)
 const PANIC_SELECTOR = "0x4e487b71"; // Panic(uint256)
@@ -29,15 +32,8 @@ export function failureMessage(evmError: string, returnData: Uint8Array): string
   return reason === undefined ? "execution reverted" : `execution reverted: ${reason}`;
 }
 
-/**
- * The standard error shape for a failed call, estimate or transaction: geth uses code 3 with
- * the revert bytes in `data`, which ethers decodes into reasons and custom errors.
- */
-export function revertError(evmError: string, returnData: Uint8Array, transactionHash?: string): RpcError {
-  const message = failureMessage(evmError, returnData);
-  if (evmError === "revert" && returnData.length > 0) {
-    return new RpcError(RpcErrorCode.ExecutionReverted, message, bytesToHex(returnData));
-  }
-  const suffix = transactionHash === undefined ? "" : ` (transaction ${transactionHash})`;
-  return new RpcError(RpcErrorCode.ServerError, message + suffix, evmError === "revert" ? "0x" : undefined);
+/** ethereumjs messages end with a dump of the block or tx; people need the first sentence. */
+export function cleanVmMessage(message: string): string {
+  // ethereumjs appends "(vm hf=… -> block number=… -> tx type=…)" or "(tx type=…)" to its messages.
+  return message.replace(/ \(vm hf=.*$/s, "").replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "");
 }

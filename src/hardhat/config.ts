@@ -1,4 +1,5 @@
 import type { EngineOptions, Hardfork, InitialAssetBalance } from "../engine";
+import { fundedAccounts, unlockedAccount } from "../engine/accounts";
 
 /** Name of the in-process network the plugin adds. */
 export const NATIVEKIT_NETWORK = "nativekit";
@@ -82,4 +83,15 @@ export function engineOptions(config: NativekitConfig, accountAddresses: string[
     return { address, assetId: b.assetId, amount: b.amount };
   });
   return { ...config.engine, assetBalances, log };
+}
+
+/**
+ * The engine options of the plugin's network (in process, or served by nativekit:node): the
+ * funded accounts resolved once and handed to the engine as keys, and account indices in
+ * assetBalances turned into those accounts' addresses.
+ */
+export function networkEngineOptions(config: NativekitConfig, log: (line: string) => void): EngineOptions {
+  const accounts = fundedAccounts(config.engine.accounts);
+  const options = engineOptions(config, accounts.map((a) => unlockedAccount(a.privateKey).addressHex), log);
+  return { ...options, accounts };
 }

@@ -1,7 +1,6 @@
 import { EventEmitter } from "node:events";
-import { deriveMnemonicKeys, DEFAULT_MNEMONIC, DEFAULT_HD_PATH, DEFAULT_ACCOUNT_COUNT, unlockedAccount } from "../engine/accounts";
 import { createNativeProvider, type NativeProvider, type RequestArguments } from "../engine";
-import { engineOptions, type NativekitConfig } from "./config";
+import { networkEngineOptions, type NativekitConfig } from "./config";
 
 /**
  * The engine as a Hardhat network provider: an EIP-1193 provider that is also an EventEmitter,
@@ -25,12 +24,7 @@ export class NativeHardhatProvider extends EventEmitter {
   }
 
   private async create(): Promise<NativeProvider> {
-    const accounts = this.config.engine.accounts;
-    const keys = Array.isArray(accounts)
-      ? accounts.map((a) => a.privateKey)
-      : deriveMnemonicKeys(accounts?.mnemonic ?? DEFAULT_MNEMONIC, accounts?.count ?? DEFAULT_ACCOUNT_COUNT, accounts?.path ?? DEFAULT_HD_PATH);
-    const addresses = keys.map((k) => unlockedAccount(k).addressHex);
     const log = this.config.loggingEnabled ? (line: string) => console.log(line) : () => {};
-    return createNativeProvider(engineOptions(this.config, addresses, log));
+    return createNativeProvider(networkEngineOptions(this.config, log));
   }
 }

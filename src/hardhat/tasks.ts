@@ -2,7 +2,7 @@ import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
 import { balanceAction, deployWrapperAction, TaskArgumentError, unwrapAction, wrapAction, type ActionContext } from "./actions";
-import { NATIVEKIT_NETWORK, engineOptions } from "./config";
+import { NATIVEKIT_NETWORK, networkEngineOptions } from "./config";
 
 const PLUGIN = "nativekit";
 
@@ -25,18 +25,10 @@ task("nativekit:node", "Serves the nativekit simulator over HTTP on /ext/bc/C/rp
   .addOptionalParam("host", "Address to bind", "127.0.0.1", types.string)
   .setAction(async (args: { port: number; host: string }, hre) => {
     const { runCli, processSignals } = await import("../node/cli");
-    const { createLocalNode } = await import("../node/local-node");
-    const { deriveMnemonicKeys, unlockedAccount, DEFAULT_MNEMONIC, DEFAULT_HD_PATH, DEFAULT_ACCOUNT_COUNT } = await import("../engine/accounts");
-    const config = hre.config.nativekit;
-    const accounts = config.engine.accounts;
-    const keys = Array.isArray(accounts) ? accounts.map((a) => a.privateKey) : deriveMnemonicKeys(accounts?.mnemonic ?? DEFAULT_MNEMONIC, accounts?.count ?? DEFAULT_ACCOUNT_COUNT, accounts?.path ?? DEFAULT_HD_PATH);
+    const { startCliNode } = await import("../node/main");
+    const options = networkEngineOptions(hre.config.nativekit, (line) => console.log(line));
     const code = await runCli(["node", "--port", String(args.port), "--host", args.host], {
-      async createNode() {
-        const node = await createLocalNode(engineOptions(config, keys.map((k) => unlockedAccount(k).addressHex), (line) => console.log(line)));
-        const engine = node.provider.engine;
-        const list = await Promise.all([...engine.unlocked.values()].map(async (a) => ({ address: a.address.toString(), privateKey: a.privateKeyHex, balanceWei: (await engine.getAccount(a.address, engine.head)).balance })));
-        return { routes: node.routes, accounts: list, chainId: engine.options.chainId, notes: node.network.describeTestKey() };
-      },
+      createNode: () => startCliNode(options),
       stdout: (s) => process.stdout.write(s),
       stderr: (s) => process.stderr.write(s),
       onSignal: processSignals,

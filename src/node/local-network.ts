@@ -1,4 +1,4 @@
-import { deriveMnemonicKeys, DEFAULT_ACCOUNT_BALANCE, DEFAULT_ACCOUNT_COUNT, DEFAULT_HD_PATH, DEFAULT_MNEMONIC } from "../engine/accounts";
+import { fundedAccounts, type GenesisAccount } from "../engine/accounts";
 import { createNativeProvider, type EngineOptions, type NativeProvider } from "../engine";
 import { SharedMemory } from "../atomic/shared-memory";
 import { Keystore } from "../keystore/keystore";
@@ -86,15 +86,7 @@ export class LocalNetwork {
 }
 
 /** The mnemonic accounts (or the given ones), plus the local test key with its contract-chain funds. */
-function contractChainAccounts(accounts: EngineOptions["accounts"], fundTestKey: boolean): { privateKey: string; balance: bigint }[] {
-  const base = Array.isArray(accounts)
-    ? accounts.map((a) => ({ privateKey: a.privateKey, balance: a.balance }))
-    : deriveMnemonicKeys(accounts?.mnemonic ?? DEFAULT_MNEMONIC, accounts?.count ?? DEFAULT_ACCOUNT_COUNT, accounts?.path ?? DEFAULT_HD_PATH).map((privateKey) => ({
-        privateKey,
-        balance: accounts?.balance ?? DEFAULT_ACCOUNT_BALANCE,
-      }));
-  if (!fundTestKey) return base;
-  const testKey = bytesToHex(decodePrivateKey(LOCAL_TEST_KEY));
-  if (base.some((a) => a.privateKey.toLowerCase() === testKey)) return base;
-  return [...base, { privateKey: testKey, balance: LOCAL_TEST_KEY_C_BALANCE }];
+function contractChainAccounts(accounts: EngineOptions["accounts"], fundTestKey: boolean): GenesisAccount[] {
+  const testKey = { privateKey: bytesToHex(decodePrivateKey(LOCAL_TEST_KEY)), balance: LOCAL_TEST_KEY_C_BALANCE };
+  return fundedAccounts(accounts, fundTestKey ? [testKey] : []);
 }

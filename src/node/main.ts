@@ -1,26 +1,33 @@
 import { getAddress } from "ethers";
 import { runCli, processSignals, type CliNode } from "./cli";
+import type { LocalNetworkOptions } from "./local-network";
 import { createLocalNode } from "./local-node";
 
 /** Entry point of the `nativekit` command. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   process.exitCode = await runCli(argv, {
-    async createNode(options): Promise<CliNode> {
-      const node = await createLocalNode(options.chainId === undefined ? {} : { chainId: options.chainId });
-      const engine = node.provider.engine;
-      const accounts = await Promise.all(
-        [...engine.unlocked.values()].map(async (a) => ({
-          address: getAddress(a.address.toString()),
-          privateKey: a.privateKeyHex,
-          balanceWei: (await engine.getAccount(a.address, engine.head)).balance,
-        })),
-      );
-      return { routes: node.routes, accounts, chainId: engine.options.chainId, notes: node.network.describeTestKey() };
-    },
+    createNode: (options) => startCliNode(options.chainId === undefined ? {} : { chainId: options.chainId }),
     stdout: bufferedStdout(),
     stderr: (s) => process.stderr.write(s),
     onSignal: processSignals,
   });
+}
+
+/**
+ * Builds the local node the `node` command serves (the nativekit command's and the Hardhat
+ * task's), with the listing of its funded accounts: address, private key and balance.
+ */
+export async function startCliNode(options: LocalNetworkOptions): Promise<CliNode> {
+  const node = await createLocalNode(options);
+  const engine = node.provider.engine;
+  const accounts = await Promise.all(
+    [...engine.unlocked.values()].map(async (a) => ({
+      address: getAddress(a.address.toString()),
+      privateKey: a.privateKeyHex,
+      balanceWei: (await engine.getAccount(a.address, engine.head)).balance,
+    })),
+  );
+  return { routes: node.routes, accounts, chainId: engine.options.chainId, notes: node.network.describeTestKey() };
 }
 
 /**

@@ -22,8 +22,8 @@ describe("block assembly", () => {
 
   /** An engine as it was before: BlockBuilder for every block, every SSTORE written to the trie. */
   function useEthereumjsPaths(provider: NativeProvider): void {
-    const engine = provider.engine as unknown as { canAssembleBlocks: boolean; stateManager: { putStorage: unknown } };
-    engine.canAssembleBlocks = false;
+    const engine = provider.engine as unknown as { blocks: { canAssembleBlocks: boolean }; stateManager: { putStorage: unknown } };
+    engine.blocks.canAssembleBlocks = false;
     engine.stateManager.putStorage = MerkleStateManager.prototype.putStorage;
   }
 

@@ -45,8 +45,8 @@ describe("automine: a transaction's block is sealed after the answer, before any
   it("if sealing ever fails, the failure is logged and every later request says the simulator stopped", async () => {
     const lines: string[] = [];
     const failing = await startChain({ log: (line) => lines.push(line) });
-    const engine = failing.native.engine as unknown as { sealBlock: () => Promise<never> };
-    engine.sealBlock = async () => {
+    const engine = failing.native.engine as unknown as { blocks: { sealBlock: () => Promise<never> } };
+    engine.blocks.sealBlock = async () => {
       throw new Error("injected failure");
     };
     const [account] = (await failing.rpc("eth_accounts")) as string[];

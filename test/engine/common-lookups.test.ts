@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { Common, Hardfork, Mainnet, createCustomCommon } from "@ethereumjs/common";
 
-import { withCheapLookups } from "../../src/engine/engine";
+import { withCheapLookups } from "../../src/engine/common";
 
 const reference = Common.prototype.isActivatedEIP;
 const everyEip = Array.from({ length: 8200 }, (_, i) => i);

@@ -1,8 +1,10 @@
+/**
+ * JSON-RPC shapes of blocks, transactions, receipts and logs, as geth (and so coreth) writes
+ * them: the engine's records turned into the objects the eth_ methods answer with.
+ */
 import { TransactionType, type TypedTransaction } from "@ethereumjs/tx";
 import { bytesToHex } from "@ethereumjs/util";
-import type { BlockRecord, LogRecord, MinedTransaction } from "./chain";
-
-/** JSON-RPC shapes of blocks, transactions, receipts and logs, as geth (and so coreth) writes them. */
+import type { BlockRecord, LogRecord, MinedTransaction } from "../chain";
 
 export type Hex = `0x${string}`;
 

@@ -1,25 +1,12 @@
-import { bytesToUnprefixedHex, createAddressFromString, hexToBytes, type Address } from "@ethereumjs/util";
-import { parseAssetId } from "../encoding";
-import { RpcError, RpcErrorCode } from "../rpc/errors";
-import type { BlockSelector, LogFilter, TransactionRequest } from "./engine";
-
 /**
- * Parsing of JSON-RPC parameters into engine values. Every function throws an RpcError
- * (-32602) that names the parameter and what was expected.
+ * Parsing of the eth_ methods' parameters into engine values. Every function throws the rpc
+ * toolkit's `invalidParams` (-32602) with a message that names the parameter and what was
+ * expected.
  */
-function bad(message: string): RpcError {
-  return new RpcError(RpcErrorCode.InvalidParams, message);
-}
-
-export function asArray(params: unknown, method: string, min: number, max: number): unknown[] {
-  const list = params === undefined || params === null ? [] : params;
-  if (!Array.isArray(list)) throw bad(`${method} expects its params as an array`);
-  if (list.length < min || list.length > max) {
-    const expected = min === max ? `${min}` : `${min} to ${max}`;
-    throw bad(`${method} expects ${expected} parameter${max === 1 ? "" : "s"}, got ${list.length}`);
-  }
-  return list;
-}
+import { bytesToUnprefixedHex, createAddressFromString, hexToBytes, type Address } from "@ethereumjs/util";
+import { parseAssetId } from "../../encoding";
+import { invalidParams as bad } from "../../rpc/errors";
+import type { BlockSelector, LogFilter, TransactionRequest } from "../types";
 
 export function quantity(value: unknown, name: string): bigint {
   if (typeof value !== "string" || !/^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/.test(value)) {
@@ -35,6 +22,11 @@ export function looseQuantity(value: unknown, name: string): bigint {
     throw bad(`${name} must be a hex quantity such as "0x1a", got ${JSON.stringify(value)}`);
   }
   return BigInt(value);
+}
+
+/** A storage slot number as the 32-byte key the state takes. */
+export function slotBytes(slot: bigint): Uint8Array {
+  return hexToBytes(("0x" + slot.toString(16).padStart(64, "0")) as `0x${string}`);
 }
 
 export function data(value: unknown, name: string, length?: number): Uint8Array {
@@ -175,6 +167,21 @@ export function logFilter(value: unknown, head: bigint, resolveHash: (hash: stri
     });
   }
   return { fromBlock, toBlock, addresses, topics };
+}
+
+/** eth_feeHistory's third parameter: absent, or increasing numbers from 0 to 100 (geth's rule). */
+export function rewardPercentiles(value: unknown): number[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw bad("rewardPercentiles must be an array of numbers");
+  value.forEach((pc, i) => {
+    if (typeof pc !== "number" || !Number.isFinite(pc) || pc < 0 || pc > 100) {
+      throw bad(`rewardPercentiles[${i}] must be a number from 0 to 100, got ${JSON.stringify(pc)}`);
+    }
+    if (i > 0 && pc < (value[i - 1] as number)) {
+      throw bad(`rewardPercentiles must be in increasing order: ${value[i - 1]} is followed by ${pc}`);
+    }
+  });
+  return value as number[];
 }
 
 function truncate(value: unknown): unknown {

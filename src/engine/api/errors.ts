@@ -1,0 +1,36 @@
+/**
+ * The engine's errors as JSON-RPC errors: the one place that decides the code, message and data
+ * a client sees for each kind (geth's conventions, which ethers and viem decode).
+ */
+import { bytesToHex } from "@ethereumjs/util";
+import { invalidParams, RpcError, RpcErrorCode, serverError } from "../../rpc/errors";
+import { EngineError, ExecutionFailedError, InvalidInputError, SimulatorFaultError, TransactionRejectedError } from "../errors";
+
+/** `RpcApi`'s `mapError` for the engine's methods: undefined for what is not an engine error. */
+export function engineErrorToRpc(error: unknown): RpcError | undefined {
+  if (!(error instanceof EngineError)) return undefined;
+  if (error instanceof ExecutionFailedError) return executionFailure(error);
+  // -32602 names the value that was wrong, as parameter errors do.
+  if (error instanceof InvalidInputError) return invalidParams(error.message);
+  if (error instanceof TransactionRejectedError) return serverError(error.message);
+  if (error instanceof SimulatorFaultError) return new RpcError(RpcErrorCode.InternalError, error.message);
+  return undefined;
+}
+
+/**
+ * A failed call, estimate or transaction: geth uses code 3 with the revert bytes in `data`,
+ * which ethers decodes into reasons and custom errors; other failures are -32000, naming the
+ * transaction when there is one.
+ */
+function executionFailure({ evmError, returnData, transactionHash, message }: ExecutionFailedError): RpcError {
+  if (evmError === "revert" && returnData.length > 0) {
+    return new RpcError(RpcErrorCode.ExecutionReverted, message, bytesToHex(returnData));
+  }
+  const suffix = transactionHash === undefined ? "" : ` (transaction ${transactionHash})`;
+  return serverError(message + suffix, evmError === "revert" ? "0x" : undefined);
+}
+
+/** Rethrows `error` as the JSON-RPC error it maps to (or as it is, if it maps to none). */
+export function rethrowAsRpc(error: unknown): never {
+  throw (error instanceof RpcError ? undefined : engineErrorToRpc(error)) ?? error;
+}

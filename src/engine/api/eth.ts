@@ -1,0 +1,137 @@
+/**
+ * The eth_ namespace: the chain's identity and fees, state at a block, blocks, transactions,
+ * calls and estimates. (Logs and filters are in `filters.ts`, signing in `signing.ts`.)
+ */
+import { RpcApi, type RpcApiOptions } from "../../rpc/api";
+import { invalidParams } from "../../rpc/errors";
+import type { BlockRecord } from "../chain";
+import type { Engine } from "../engine";
+import { ExecutionFailedError, UnknownBlockError } from "../errors";
+import type { PooledTransaction } from "../types";
+import type { Filters } from "./filters";
+import { formatBlock, formatMinedTransaction, formatReceipt, formatTransaction, hex, q } from "./format";
+import * as p from "./params";
+
+/** A sent transaction's block is sealed after the answer (see Engine.submit). */
+const SEAL_LATER = { sealLater: true } as const;
+
+export function ethApi(engine: Engine, options: RpcApiOptions, filters: Filters): RpcApi {
+  const e = engine;
+  const o = e.options;
+  const at = (b: unknown): BlockRecord => e.resolveBlock(p.blockSelector(b));
+  const byHash = (h: unknown): BlockRecord => e.resolveBlock({ hash: p.hash(h, "blockHash") });
+  const send = async (pooledTransaction: Promise<PooledTransaction>): Promise<string> => {
+    const hash = await e.submit(await pooledTransaction, SEAL_LATER);
+    filters.notePending(hash);
+    return hash;
+  };
+  return (
+    new RpcApi(options)
+      // -- identity
+      .positional("eth_chainId", 0, () => q(o.chainId))
+      .positional("eth_protocolVersion", 0, () => "0x41")
+      .positional("eth_syncing", 0, () => false)
+      .positional("eth_mining", 0, () => e.automine)
+      .positional("eth_hashrate", 0, () => "0x0")
+      .positional("eth_coinbase", 0, () => o.coinbase.toLowerCase())
+      .positional("eth_accounts", 0, () => [...e.unlocked.keys()])
+      .positional("eth_requestAccounts", 0, () => [...e.unlocked.keys()])
+
+      // -- fees
+      .positional("eth_gasPrice", 0, () => q(e.nextBlockBaseFee()))
+      .positional("eth_baseFee", 0, () => q(e.nextBlockBaseFee()))
+      .positional("eth_maxPriorityFeePerGas", 0, () => "0x0")
+      .positional("eth_feeHistory", [2, 3], ([count, newest, percentiles]) => feeHistory(e, count, newest, percentiles))
+
+      // -- state
+      .positional("eth_blockNumber", 0, () => q(e.chain.height))
+      .positional("eth_getBalance", [1, 2], async ([a, b]) => q((await e.getAccount(p.address(a, "address"), at(b))).balance))
+      .positional("eth_getTransactionCount", [1, 2], async ([a, b]) => {
+        const address = p.address(a, "address");
+        if (b === "pending") return q(await e.pendingNonce(address));
+        return q((await e.getAccount(address, at(b))).nonce);
+      })
+      .positional("eth_getCode", [1, 2], async ([a, b]) => hex(await e.getCode(p.address(a, "address"), at(b))))
+      .positional("eth_getStorageAt", [2, 3], async ([a, s, b]) => {
+        const slot = p.looseQuantity(s, "slot");
+        if (slot >= 1n << 256n) throw invalidParams("slot must fit in 32 bytes");
+        return hex(await e.getStorageAt(p.address(a, "address"), p.slotBytes(slot), at(b)));
+      })
+      .positional("eth_getAssetBalance", 3, ([a, b, id]) => q(e.getAssetBalance(p.address(a, "address"), p.parseAssetIdHex(id, "assetID"), at(b))))
+
+      // -- blocks: an unknown block reads as null (as on geth) rather than as an error
+      .positional("eth_getBlockByNumber", [1, 2], ([b, full]) => blockOrNull(() => at(b), p.optionalBoolean(full, "fullTransactions")))
+      .positional("eth_getBlockByHash", [1, 2], ([h, full]) => blockOrNull(() => byHash(h), p.optionalBoolean(full, "fullTransactions")))
+      .positional("eth_getBlockTransactionCountByNumber", 1, ([b]) => orNull(() => q(at(b).transactions.length)))
+      .positional("eth_getBlockTransactionCountByHash", 1, ([h]) => orNull(() => q(byHash(h).transactions.length)))
+      .positional("eth_getUncleCountByBlockNumber", 1, () => "0x0")
+      .positional("eth_getUncleCountByBlockHash", 1, () => "0x0")
+      .positional("eth_getBlockReceipts", 1, ([b]) => orNull(() => at(b).transactions.map(formatReceipt)))
+
+      // -- transactions
+      .positional("eth_getTransactionByHash", 1, ([h]) => {
+        const hash = p.hash(h, "transactionHash");
+        const mined = e.chain.transaction(hash);
+        if (mined !== undefined) return formatMinedTransaction(mined);
+        const pooled = e.pendingTransactions.find((t) => t.hash === hash);
+        return pooled === undefined ? null : formatTransaction(pooled.tx, pooled.hash, pooled.from.toString());
+      })
+      .positional("eth_getTransactionReceipt", 1, ([h]) => {
+        const mined = e.chain.transaction(p.hash(h, "transactionHash"));
+        return mined === undefined ? null : formatReceipt(mined);
+      })
+      .positional("eth_getTransactionByBlockNumberAndIndex", 2, ([b, i]) => transactionAt(() => at(b), p.looseQuantity(i, "index")))
+      .positional("eth_getTransactionByBlockHashAndIndex", 2, ([h, i]) => transactionAt(() => byHash(h), p.looseQuantity(i, "index")))
+      .positional("eth_sendTransaction", 1, ([t]) => send(e.prepareTransaction(p.transactionRequest(t))))
+      .positional("eth_sendRawTransaction", 1, ([raw]) => send(e.decodeRawTransaction(p.data(raw, "transaction"))))
+      .positional("eth_call", [1, 3], async ([t, b]) => {
+        const outcome = await e.call(p.transactionRequest(t), p.blockSelector(b));
+        if (outcome.error !== undefined && o.throwOnCallFailures) throw new ExecutionFailedError(outcome.error, outcome.returnValue);
+        return hex(outcome.returnValue);
+      })
+      .positional("eth_estimateGas", [1, 3], async ([t, b]) => q(await e.estimateGas(p.transactionRequest(t), p.blockSelector(b ?? "pending"))))
+  );
+}
+
+/** The value of `read`, or null when the block it reads is not known. */
+function orNull<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof UnknownBlockError) return null;
+    throw error;
+  }
+}
+
+function blockOrNull(block: () => BlockRecord, fullTransactions: boolean): Record<string, unknown> | null {
+  return orNull(() => formatBlock(block(), fullTransactions));
+}
+
+function transactionAt(block: () => BlockRecord, index: bigint): Record<string, unknown> | null {
+  return orNull(() => {
+    const mined = block().transactions[Number(index)];
+    return mined === undefined ? null : formatMinedTransaction(mined);
+  });
+}
+
+function feeHistory(e: Engine, countParam: unknown, newestParam: unknown, percentilesParam: unknown): unknown {
+  const count = p.looseQuantity(countParam, "blockCount");
+  if (count < 1n || count > 1024n) throw invalidParams("blockCount must be between 1 and 1024");
+  const newest = e.resolveBlock(p.blockSelector(newestParam, "newestBlock")).number;
+  const percentiles = p.rewardPercentiles(percentilesParam);
+  const oldest = newest - count + 1n > 0n ? newest - count + 1n : 0n;
+  const baseFeePerGas: string[] = [];
+  const gasUsedRatio: number[] = [];
+  const reward: string[][] = [];
+  for (const record of e.chain.range(oldest, newest)) {
+    const h = record.block.header;
+    baseFeePerGas.push(q(h.baseFeePerGas ?? 0n));
+    gasUsedRatio.push(Number(h.gasUsed) / Number(h.gasLimit));
+    const baseFee = h.baseFeePerGas ?? 0n;
+    const tips = record.transactions.map((m) => m.tx.getEffectivePriorityFee(baseFee)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    reward.push(percentiles.map((pc) => q(tips.length === 0 ? 0n : tips[Math.min(tips.length - 1, Math.floor((pc / 100) * tips.length))]!)));
+  }
+  const next = newest === e.chain.height ? e.nextBlockBaseFee() : (e.chain.byNumberOrUndefined(newest + 1n)!.block.header.baseFeePerGas ?? 0n);
+  baseFeePerGas.push(q(next));
+  return { oldestBlock: q(oldest), baseFeePerGas, gasUsedRatio, ...(percentiles.length > 0 ? { reward } : {}) };
+}

@@ -1,0 +1,151 @@
+/**
+ * Logs and filters: eth_getLogs, and the filters clients install and poll (eth_newFilter,
+ * eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, ...). Like geth's
+ * filter system, a filter collects what arrives after it was installed (mined blocks, their
+ * matching logs, pooled transactions) until the next poll, so a poll reports every block since
+ * the last one, also across evm_revert.
+ */
+import { RpcApi, type RpcApiOptions } from "../../rpc/api";
+import { invalidParams, serverError } from "../../rpc/errors";
+import type { BlockRecord, LogRecord } from "../chain";
+import type { Engine } from "../engine";
+import type { LogFilter } from "../types";
+import { formatLog, q } from "./format";
+import * as p from "./params";
+
+type Filter = (
+  | { kind: "logs"; match: LogFilter; fromBlock?: bigint; toBlock?: bigint; logs: LogRecord[] }
+  | { kind: "blocks"; hashes: string[] }
+  | { kind: "pending"; hashes: string[] }
+) & { lastPolled?: number };
+
+/** Like geth, a filter nobody polls for this long is dropped (and stops collecting). */
+const FILTER_TIMEOUT_MS = 5 * 60 * 1000;
+
+const HEAD_TAGS = new Set(["latest", "pending", "safe", "finalized"]);
+
+/** The installed filters of one provider, fed with every mined block and every sent transaction. */
+export class Filters {
+  private readonly filters = new Map<string, Filter>();
+  private nextFilterId = 1;
+
+  constructor(private readonly engine: Engine) {
+    engine.onBlock((record) => this.noteBlock(record));
+  }
+
+  /** Hands a transaction just sent (eth_sendTransaction, eth_sendRawTransaction) to the pending-transaction filters. */
+  notePending(hash: string): void {
+    for (const filter of this.filters.values()) if (filter.kind === "pending") filter.hashes.push(hash);
+  }
+
+  add(filter: Filter): string {
+    const id = q(this.nextFilterId++);
+    filter.lastPolled = Date.now();
+    this.filters.set(id, filter);
+    return id;
+  }
+
+  remove(id: string): boolean {
+    return this.filters.delete(id);
+  }
+
+  get(id: string): Filter {
+    const filter = this.filters.get(id);
+    if (filter === undefined) {
+      // geth's words and code: clients (viem, ethers) recognise them and install a new filter.
+      throw serverError(`filter not found: ${id} was never created, was uninstalled, or expired after 5 minutes without a poll`);
+    }
+    return filter;
+  }
+
+  /** What the filter collected since its last poll. */
+  changes(id: string): unknown[] {
+    const filter = this.get(id);
+    filter.lastPolled = Date.now();
+    if (filter.kind === "logs") {
+      const logs = filter.logs;
+      filter.logs = [];
+      return logs.map(formatLog);
+    }
+    const hashes = filter.hashes;
+    filter.hashes = [];
+    return hashes;
+  }
+
+  /** Called for every mined block: hands it to the installed filters. */
+  private noteBlock(record: BlockRecord): void {
+    const now = Date.now();
+    for (const [id, filter] of this.filters) {
+      if (now - (filter.lastPolled ?? now) > FILTER_TIMEOUT_MS) {
+        this.filters.delete(id);
+        continue;
+      }
+      if (filter.kind === "blocks") filter.hashes.push(record.hash);
+      else if (filter.kind === "logs") {
+        if (filter.fromBlock !== undefined && record.number < filter.fromBlock) continue;
+        if (filter.toBlock !== undefined && record.number > filter.toBlock) continue;
+        if (record.transactions.length === 0) continue;
+        // The block is already on the chain when listeners run: match its logs like eth_getLogs.
+        filter.logs.push(...this.engine.getLogs({ ...filter.match, fromBlock: record.number, toBlock: record.number }));
+      }
+    }
+  }
+}
+
+export function filtersApi(engine: Engine, options: RpcApiOptions, filters: Filters): RpcApi {
+  const logFilter = (criteria: unknown): LogFilter =>
+    p.logFilter(criteria, engine.chain.height, (h) => engine.resolveBlock({ hash: h }).number);
+
+  /**
+   * A log filter as geth installs one: addresses and topics match new logs; fromBlock/toBlock,
+   * when numbers (or a hash), bound the blocks whose logs are collected; a head tag or nothing
+   * leaves that side open.
+   */
+  const newLogFilter = (criteria: unknown): Filter => {
+    const match = logFilter(
+      typeof criteria === "object" && criteria !== null && !Array.isArray(criteria)
+        ? { ...(criteria as Record<string, unknown>), fromBlock: undefined, toBlock: undefined, blockHash: undefined }
+        : criteria,
+    );
+    const o = criteria as Record<string, unknown>;
+    const bound = (value: unknown, name: string): bigint | undefined => {
+      if (value === undefined || value === null || (typeof value === "string" && HEAD_TAGS.has(value))) return undefined;
+      const selector = p.blockSelector(value, name);
+      if (selector === "earliest") return 0n;
+      if (typeof selector === "bigint") return selector;
+      if (typeof selector === "object") return engine.resolveBlock(selector).number;
+      return undefined;
+    };
+    let fromBlock: bigint | undefined;
+    let toBlock: bigint | undefined;
+    if (o.blockHash !== undefined && o.blockHash !== null) {
+      if (o.fromBlock !== undefined || o.toBlock !== undefined) {
+        throw invalidParams("a filter with blockHash cannot also have fromBlock or toBlock");
+      }
+      fromBlock = toBlock = engine.resolveBlock({ hash: p.hash(o.blockHash, "filter.blockHash") }).number;
+    } else {
+      fromBlock = bound(o.fromBlock, "filter.fromBlock");
+      toBlock = bound(o.toBlock, "filter.toBlock");
+      if (fromBlock !== undefined && toBlock !== undefined && fromBlock > toBlock) {
+        throw invalidParams(`filter.fromBlock ${fromBlock} is after filter.toBlock ${toBlock}`);
+      }
+    }
+    return { kind: "logs", match, fromBlock, toBlock, logs: [] };
+  };
+
+  return new RpcApi(options)
+    .positional("eth_getLogs", 1, ([f]) => engine.getLogs(logFilter(f)).map(formatLog))
+    .positional("eth_newFilter", 1, ([f]) => filters.add(newLogFilter(f)))
+    .positional("eth_newBlockFilter", 0, () => filters.add({ kind: "blocks", hashes: [] }))
+    .positional("eth_newPendingTransactionFilter", [0, 1], () => filters.add({ kind: "pending", hashes: [] }))
+    .positional("eth_uninstallFilter", 1, ([id]) => filters.remove(String(id)))
+    .positional("eth_getFilterChanges", 1, ([id]) => filters.changes(String(id)))
+    .positional("eth_getFilterLogs", 1, ([id]) => {
+      const filter = filters.get(String(id));
+      if (filter.kind !== "logs") throw invalidParams(`filter ${String(id)} is not a log filter`);
+      const head = engine.chain.height;
+      const from = filter.fromBlock ?? head;
+      const to = filter.toBlock === undefined || filter.toBlock > head ? head : filter.toBlock;
+      return from > to ? [] : engine.getLogs({ ...filter.match, fromBlock: from, toBlock: to }).map(formatLog);
+    });
+}

@@ -1,0 +1,17 @@
+/**
+ * How the engine serves every JSON-RPC method: one call at a time on the engine (its
+ * `serialize`), with the engine's errors mapped to JSON-RPC errors. Each namespace module
+ * declares its methods on an `RpcApi` with these options.
+ */
+import type { RpcApiOptions } from "../../rpc/api";
+import type { Engine } from "../engine";
+import { engineErrorToRpc, rethrowAsRpc } from "./errors";
+
+export function engineApiOptions(engine: Engine): RpcApiOptions {
+  return {
+    // `serialize` itself refuses to start work once the simulator has stopped; that refusal
+    // comes from around the handler, where `mapError` does not reach, so it is mapped here.
+    around: (work) => engine.serialize(work).then(undefined, rethrowAsRpc),
+    mapError: engineErrorToRpc,
+  };
+}

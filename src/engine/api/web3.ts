@@ -1,0 +1,15 @@
+/** The web3_ namespace: the client's name and Keccak-256. */
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { RpcApi, type RpcApiOptions } from "../../rpc/api";
+import { hex } from "./format";
+import * as p from "./params";
+
+// Starts with "HardhatNetwork" on purpose: Hardhat's network helpers accept only development
+// networks that say so (as they accept anvil), and the engine answers every method they call.
+export const CLIENT_VERSION = "HardhatNetwork/nativekit/0.1.0";
+
+export function web3Api(options: RpcApiOptions): RpcApi {
+  return new RpcApi(options)
+    .positional("web3_clientVersion", 0, () => CLIENT_VERSION)
+    .positional("web3_sha3", 1, ([d]) => hex(keccak_256(p.data(d, "data"))));
+}

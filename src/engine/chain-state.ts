@@ -1,0 +1,111 @@
+/**
+ * The chain and the live state at its head, with the VM that runs on that state. Every part of
+ * the engine reaches them here, because a reset (hardhat_reset) replaces them together: a part
+ * that kept its own reference would go on working on the old chain.
+ */
+import type { Common } from "@ethereumjs/common";
+import { NobleBN254 } from "@ethereumjs/evm";
+import { Caches } from "@ethereumjs/statemanager";
+import { bytesToHex, ValueEncoding } from "@ethereumjs/util";
+import { createVM, type VM } from "@ethereumjs/vm";
+import { ChainStore, type BlockRecord } from "./chain";
+import { formatConsoleLog } from "./console-log";
+import type { MultiCoinSnapshot } from "./multicoin";
+import { FlatKeyMapDB, NodeCachingTrie } from "./node-cache-trie";
+import type { ResolvedEngineOptions } from "./options";
+import { NativeEVM, nativePrecompiles } from "./precompiles";
+import { NativeStateManager } from "./state-manager";
+
+export class ChainState {
+  private store!: ChainStore;
+  private live!: NativeStateManager;
+  private machine!: VM;
+
+  constructor(
+    readonly common: Common,
+    private readonly options: Readonly<ResolvedEngineOptions>,
+  ) {}
+
+  /** The canonical chain. */
+  get chain(): ChainStore {
+    return this.store;
+  }
+
+  get head(): BlockRecord {
+    return this.store.head;
+  }
+
+  /** The state after the head block (with any direct edits since). */
+  get stateManager(): NativeStateManager {
+    return this.live;
+  }
+
+  /** The VM over the head state, which runs the next block's transactions and calls on the head. */
+  get vm(): VM {
+    return this.machine;
+  }
+
+  get evm(): NativeEVM {
+    return this.machine.evm as NativeEVM;
+  }
+
+  /** An empty chain and state (at creation and on hardhat_reset); the genesis block comes next. */
+  async renew(): Promise<void> {
+    this.store = new ChainStore();
+    // Trie nodes kept as bytes (the default hex-string encoding converts every node on each
+    // access), and kept decoded in memory (NodeCachingTrie).
+    const trie = new NodeCachingTrie({ useKeyHashing: true, common: this.common, db: new FlatKeyMapDB(), valueEncoding: ValueEncoding.Bytes });
+    this.live = new NativeStateManager({ common: this.common, caches: new Caches(), trie });
+    this.machine = await this.makeVm(this.live);
+  }
+
+  /** The state as of a block: the live state for the head, a read-only view for older blocks. */
+  stateAt(record: BlockRecord): NativeStateManager {
+    if (record === this.store.head) return this.live;
+    return this.live.viewAt(record.block.header.stateRoot, record.multiCoin);
+  }
+
+  /** Records the head state's multi-coin balances on the head block (after a direct edit or a revert). */
+  setHeadMultiCoin(multiCoin: MultiCoinSnapshot): void {
+    (this.store.head as { multiCoin: MultiCoinSnapshot }).multiCoin = multiCoin;
+  }
+
+  /** A VM with the native precompiles over `stateManager`, reading block hashes from the chain. */
+  async makeVm(stateManager: NativeStateManager): Promise<VM> {
+    const blockchain = {
+      getBlock: async (n: number) => {
+        const record = this.store.byNumberOrUndefined(BigInt(n));
+        if (record === undefined) throw new Error(`block ${n} not found`);
+        return record.block;
+      },
+      putBlock: async () => {},
+      shallowCopy() {
+        return this;
+      },
+    };
+    const evm = new NativeEVM({
+      common: this.common,
+      stateManager,
+      blockchain,
+      bn254: new NobleBN254(),
+      customPrecompiles: nativePrecompiles({ deprecated: this.options.deprecatedPrecompiles }),
+      allowUnlimitedContractSize: this.options.allowUnlimitedContractSize,
+    });
+    return createVM({ common: this.common, stateManager, blockchain, evm });
+  }
+
+  /** Runs `work` while collecting console.log payloads, then prints them (as Hardhat's network does). */
+  async withConsole<T>(work: () => Promise<T>): Promise<T> {
+    const payloads: Uint8Array[] = [];
+    const evm = this.evm;
+    evm.consoleSink = (payload) => payloads.push(payload.slice());
+    try {
+      return await work();
+    } finally {
+      evm.consoleSink = undefined;
+      for (const payload of payloads) {
+        this.options.log(formatConsoleLog(payload) ?? `console.log payload with unknown selector: ${bytesToHex(payload)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The engine's own errors, in the chain's terms: what was wrong with a request or what the chain
+ * refused. The engine knows nothing of JSON-RPC; its API module (`api/errors.ts`) maps each kind
+ * to the code, message and data a node answers with.
+ */
+import { failureMessage } from "./revert";
+
+export abstract class EngineError extends Error {}
+
+/** A value the engine cannot use: a malformed transaction, a timestamp before the head's, a gas limit of 0. */
+export class InvalidInputError extends EngineError {
+  override readonly name: string = "InvalidInputError";
+}
+
+/** A block number or hash that is not on the chain. */
+export class UnknownBlockError extends InvalidInputError {
+  override readonly name = "UnknownBlockError";
+}
+
+/**
+ * A transaction or call the chain refuses by one of its rules: the pool's (nonce, funds, fee,
+ * gas limit), an account the node holds no key for, a sender that cannot pay.
+ */
+export class TransactionRejectedError extends EngineError {
+  override readonly name = "TransactionRejectedError";
+}
+
+/**
+ * A call, estimate or transaction whose execution failed in the EVM: `evmError` is the EVM's
+ * code ("revert", "out of gas", ...), `returnData` what the failing frame returned (the revert
+ * data), `transactionHash` the mined transaction's when there is one. The message is the
+ * person-readable failure ("execution reverted: reason").
+ */
+export class ExecutionFailedError extends EngineError {
+  override readonly name = "ExecutionFailedError";
+
+  constructor(
+    readonly evmError: string,
+    readonly returnData: Uint8Array,
+    readonly transactionHash?: string,
+  ) {
+    super(failureMessage(evmError, returnData));
+  }
+}
+
+/** The simulator stopped after an internal error (a block that could not be sealed); nothing more runs. */
+export class SimulatorFaultError extends EngineError {
+  override readonly name = "SimulatorFaultError";
+
+  constructor(readonly fault: Error) {
+    super(`the simulator stopped after an internal error: ${fault.message}`);
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * evm_snapshot and evm_revert: the moments the chain can go back to, and everything that goes
+ * back with it (the head state, the clock, the pool, and the companions: state kept outside the
+ * engine, such as a local network's exchange chain, that must move with the contract chain's).
+ * hardhat_reset also returns the companions to their state when they joined.
+ */
+import type { TypedTransaction } from "@ethereumjs/tx";
+import type { BlockTime, ClockSnapshot } from "./block-time";
+import type { ChainState } from "./chain-state";
+import type { MultiCoinSnapshot } from "./multicoin";
+import type { TransactionPool } from "./pool";
+import type { SnapshotCompanion } from "./types";
+
+interface EngineSnapshot {
+  height: bigint;
+  stateRoot: Uint8Array;
+  multiCoin: MultiCoinSnapshot;
+  clock: ClockSnapshot;
+  pending: TypedTransaction[];
+  /** Restores the companions' state of the same moment (see addCompanion). */
+  companions: (() => void)[];
+}
+
+export class Snapshots {
+  private readonly snapshots = new Map<number, EngineSnapshot>();
+  private nextSnapshotId = 1;
+  /** Each companion with the restore function of its state when it joined (hardhat_reset). */
+  private readonly companions: { companion: SnapshotCompanion; restoreInitial: () => void }[] = [];
+
+  constructor(
+    private readonly state: ChainState,
+    private readonly time: BlockTime,
+    private readonly pool: TransactionPool,
+  ) {}
+
+  /**
+   * Makes evm_snapshot, evm_revert and hardhat_reset take `companion`'s state along with the
+   * chain's: a revert restores it as of the snapshot, a reset as of this call, so a companion
+   * joins when both are at their start (a local network joins its chains at creation).
+   */
+  addCompanion(companion: SnapshotCompanion): void {
+    this.companions.push({ companion, restoreInitial: companion.capture() });
+  }
+
+  async snapshot(): Promise<number> {
+    const id = this.nextSnapshotId++;
+    const stateManager = this.state.stateManager;
+    this.snapshots.set(id, {
+      height: this.state.chain.height,
+      stateRoot: await stateManager.getStateRoot(),
+      multiCoin: stateManager.multiCoin.snapshot(),
+      clock: this.time.capture(),
+      pending: this.pool.capture(),
+      companions: this.companions.map(({ companion }) => companion.capture()),
+    });
+    return id;
+  }
+
+  /** Returns to a snapshot; it and every later snapshot are consumed (Hardhat semantics). */
+  async revertTo(id: number): Promise<boolean> {
+    const snapshot = this.snapshots.get(id);
+    if (snapshot === undefined) return false;
+    for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
+    this.state.chain.truncate(snapshot.height);
+    const stateManager = this.state.stateManager;
+    await stateManager.setStateRoot(snapshot.stateRoot);
+    stateManager.multiCoin.restore(snapshot.multiCoin);
+    this.state.setHeadMultiCoin(snapshot.multiCoin);
+    this.time.restore(snapshot.clock);
+    this.pool.restore(snapshot.pending);
+    for (const restore of snapshot.companions) restore();
+    return true;
+  }
+
+  /** After hardhat_reset: no snapshot survives, and every companion is back to its state when it joined. */
+  reset(): void {
+    this.snapshots.clear();
+    for (const { restoreInitial } of this.companions) restoreInitial();
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * How transactions come to the engine: built from a request and signed with one of the node's
+ * unlocked keys (or, for an impersonated sender, given a placeholder signature), with the
+ * defaults a node fills in; or decoded from a signed raw transaction and checked. The keys and
+ * the impersonated senders are held here.
+ */
+import type { Common } from "@ethereumjs/common";
+import { RLP } from "@ethereumjs/rlp";
+import { createTx, createTxFromRLP, TransactionType, type TypedTransaction, type TypedTxData } from "@ethereumjs/tx";
+import { bytesToBigInt, bytesToHex, bytesToUnprefixedHex, type Address } from "@ethereumjs/util";
+import { unlockedAccount, type UnlockedAccount } from "./accounts";
+import type { BlockTime } from "./block-time";
+import { InvalidInputError, TransactionRejectedError } from "./errors";
+import type { Executor } from "./executor";
+import { keccak256 } from "./keccak";
+import type { ResolvedEngineOptions } from "./options";
+import type { TransactionPool } from "./pool";
+import type { PooledTransaction, TransactionRequest } from "./types";
+
+export class Transactions {
+  private readonly keys = new Map<string, UnlockedAccount>();
+  /** Addresses eth_sendTransaction may send from without a key (hardhat_impersonateAccount). */
+  private readonly impersonated = new Set<string>();
+
+  constructor(
+    private readonly common: Common,
+    private readonly settings: Readonly<ResolvedEngineOptions>,
+    private readonly pool: TransactionPool,
+    private readonly executor: Executor,
+    private readonly time: BlockTime,
+  ) {}
+
+  /** The node's keys by lowercase address, in the order they were unlocked. */
+  get unlocked(): ReadonlyMap<string, UnlockedAccount> {
+    return this.keys;
+  }
+
+  /** Makes eth_sendTransaction sign for the key's address. */
+  unlock(privateKeyHex: string): UnlockedAccount {
+    const account = unlockedAccount(privateKeyHex);
+    this.keys.set(account.addressHex, account);
+    return account;
+  }
+
+  /** Lets eth_sendTransaction send from `address` without its key. */
+  impersonate(address: Address): void {
+    this.impersonated.add(address.toString());
+  }
+
+  /** Ends an impersonation; false if the address was not impersonated. */
+  stopImpersonating(address: Address): boolean {
+    return this.impersonated.delete(address.toString());
+  }
+
+  /** Forgets every key and impersonation (hardhat_reset unlocks the configured keys again). */
+  reset(): void {
+    this.keys.clear();
+    this.impersonated.clear();
+  }
+
+  /** Builds and signs (or impersonates) a transaction from a request, filling defaults like a node. */
+  async prepare(request: TransactionRequest): Promise<PooledTransaction> {
+    const from = request.from;
+    if (from === undefined) throw new InvalidInputError("eth_sendTransaction needs a `from` address");
+    const fromHex = from.toString();
+    const key = this.keys.get(fromHex);
+    if (key === undefined && !this.impersonated.has(fromHex)) {
+      throw new TransactionRejectedError(
+        `unknown account ${fromHex}: eth_sendTransaction signs only for the node's unlocked accounts (see eth_accounts); sign it yourself and use eth_sendRawTransaction`,
+      );
+    }
+    const nonce = request.nonce ?? (await this.pool.pendingNonce(from));
+    const gasLimit = request.gas ?? (await this.executor.estimateGas({ ...request, nonce }, "pending"));
+    const data: TypedTxData = {
+      nonce,
+      gasLimit,
+      to: request.to,
+      value: request.value ?? 0n,
+      data: request.data ?? new Uint8Array(0),
+      accessList: request.accessList,
+      chainId: BigInt(this.settings.chainId),
+    } as TypedTxData;
+    const wantsLegacy = request.gasPrice !== undefined || request.type === 0 || request.type === 1;
+    if (wantsLegacy) {
+      Object.assign(data, {
+        type: request.type === 1 || (request.type === undefined && request.accessList !== undefined) ? TransactionType.AccessListEIP2930 : TransactionType.Legacy,
+        gasPrice: request.gasPrice ?? this.time.nextBlockBaseFee(),
+      });
+    } else {
+      const maxPriorityFeePerGas = request.maxPriorityFeePerGas ?? 0n;
+      Object.assign(data, {
+        type: TransactionType.FeeMarketEIP1559,
+        maxPriorityFeePerGas,
+        maxFeePerGas: request.maxFeePerGas ?? this.time.nextBlockBaseFee() * 2n + maxPriorityFeePerGas,
+      });
+    }
+    if (key !== undefined) {
+      // Deterministic (RFC 6979) signatures, as other devnets make them: the same request gives the same hash.
+      const tx = createTx(data, { common: this.common }).sign(key.privateKey, false);
+      // We know the signer: spare the EVM a signature recovery per transaction.
+      tx.cache.senderPubKey = key.publicKey;
+      // The hash is that of the serialization, which the block's transactions trie needs too.
+      const serialized = tx.serialize();
+      tx.cache.hash ??= keccak256(serialized);
+      return { tx, from, hash: bytesToHex(tx.hash()), serialized };
+    }
+    return this.impersonatedTransaction(data, from);
+  }
+
+  /** An impersonated sender has no key: a placeholder signature keeps the hash defined. */
+  private impersonatedTransaction(data: TypedTxData, from: Address): PooledTransaction {
+    const fake = { ...data, v: data.type === TransactionType.Legacy ? BigInt(this.settings.chainId) * 2n + 35n : 1n, r: 1n, s: BigInt("0x" + bytesToUnprefixedHex(from.bytes)) || 1n } as TypedTxData;
+    const tx = createTx(fake, { common: this.common, freeze: false });
+    tx.getSenderAddress = () => from;
+    return { tx, from, hash: bytesToHex(tx.hash()) };
+  }
+
+  /** Decodes and checks a signed transaction; throws InvalidInputError naming the rule it breaks. */
+  async decodeRaw(raw: Uint8Array): Promise<PooledTransaction> {
+    const chainId = BigInt(this.settings.chainId);
+    const declaredChainId = rawTransactionChainId(raw);
+    if (declaredChainId !== undefined && declaredChainId !== chainId) {
+      throw new InvalidInputError(`invalid chain id ${declaredChainId} for this node: expected ${this.settings.chainId}`);
+    }
+    let tx: TypedTransaction;
+    try {
+      tx = createTxFromRLP(raw, { common: this.common });
+    } catch (error) {
+      throw new InvalidInputError(`invalid raw transaction: ${(error as Error).message.split(" (")[0]}`);
+    }
+    if (tx.type === TransactionType.BlobEIP4844 || tx.type === TransactionType.EOACodeEIP7702) {
+      throw new InvalidInputError(`transaction type ${tx.type} is not supported by the contract chain`);
+    }
+    let from: Address;
+    try {
+      from = tx.getSenderAddress();
+    } catch {
+      throw new InvalidInputError("invalid transaction signature: the sender cannot be recovered");
+    }
+    if (tx.type === TransactionType.Legacy && !tx.isSigned()) {
+      throw new InvalidInputError("the transaction is not signed");
+    }
+    const txChainId = tx.type === TransactionType.Legacy ? legacyChainId(tx.v!) : tx.common.chainId();
+    if (txChainId !== undefined && txChainId !== chainId) {
+      throw new InvalidInputError(`invalid chain id ${txChainId} for this node: expected ${this.settings.chainId}`);
+    }
+    return { tx, from, hash: bytesToHex(tx.hash()) };
+  }
+}
+
+/**
+ * The chain ID a raw transaction declares, read before full decoding so that a transaction for
+ * another chain gets a clear error: typed transactions carry it as their first field, legacy
+ * EIP-155 ones fold it into v. Undefined when absent or unreadable (decoding reports those).
+ */
+function rawTransactionChainId(raw: Uint8Array): bigint | undefined {
+  try {
+    if (raw.length > 0 && raw[0]! <= 0x7f) {
+      const fields = RLP.decode(raw.subarray(1)) as Uint8Array[];
+      return bytesToBigInt(fields[0]!);
+    }
+    const fields = RLP.decode(raw) as Uint8Array[];
+    if (fields.length !== 9) return undefined;
+    return legacyChainId(bytesToBigInt(fields[6]!));
+  } catch {
+    return undefined;
+  }
+}
+
+function legacyChainId(v: bigint): bigint | undefined {
+  if (v === 27n || v === 28n) return undefined;
+  return (v - 35n) / 2n;
+}
