@@ -86,19 +86,21 @@ export class RpcApi {
     this.handlers.set(method, handler);
   }
 
-  /** The handler with this API's `around` and error mapping (built once, at declaration). */
+  /**
+   * The handler with this API's `around` and error mapping (built once, at declaration). The
+   * mapping also covers what `around` itself throws (a shared state that refuses to run).
+   */
   private wrap(handler: Handler): Handler {
     const { around, mapError } = this.options;
-    const mapped = async (params: unknown, method: string): Promise<unknown> => {
+    const run: Handler = around === undefined ? handler : (params, method) => around(async () => handler(params, method));
+    return async (params, method) => {
       try {
-        return await handler(params, method);
+        return await run(params, method);
       } catch (error) {
         if (error instanceof RpcError || mapError === undefined) throw error;
         throw mapError(error) ?? error;
       }
     };
-    if (around === undefined) return mapped;
-    return (params, method) => around(() => mapped(params, method));
   }
 
   private unknownMethod(method: unknown): RpcError {

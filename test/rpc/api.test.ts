@@ -62,6 +62,14 @@ describe("RpcApi: a method table on one path", () => {
     expect(order).to.deep.equal(["enter", "run x", "leave", "enter", "leave"]);
   });
 
+  it("maps what `around` itself throws (a shared state that refuses to run) with the same mapper", async () => {
+    const api = new RpcApi({
+      around: () => Promise.reject(new DomainRefusal("stopped")),
+      mapError: (e) => (e instanceof DomainRefusal ? new RpcError(RpcErrorCode.InternalError, `the simulator ${e.message}`) : undefined),
+    }).positional("m", 0, () => "never");
+    expect(await rejection(api.dispatch("m", []))).to.deep.include({ code: -32603, message: "the simulator stopped" });
+  });
+
   it("includes another API's methods, served as that API serves them", async () => {
     const inner = new RpcApi({ mapError: () => new RpcError(-32000, "mapped by inner") }).positional("evm_mine", 0, () => {
       throw new DomainRefusal("x");

@@ -30,7 +30,3 @@ function executionFailure({ evmError, returnData, transactionHash, message }: Ex
   return serverError(message + suffix, evmError === "revert" ? "0x" : undefined);
 }
 
-/** Rethrows `error` as the JSON-RPC error it maps to (or as it is, if it maps to none). */
-export function rethrowAsRpc(error: unknown): never {
-  throw (error instanceof RpcError ? undefined : engineErrorToRpc(error)) ?? error;
-}

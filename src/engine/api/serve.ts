@@ -5,13 +5,12 @@
  */
 import type { RpcApiOptions } from "../../rpc/api";
 import type { Engine } from "../engine";
-import { engineErrorToRpc, rethrowAsRpc } from "./errors";
+import { engineErrorToRpc } from "./errors";
 
 export function engineApiOptions(engine: Engine): RpcApiOptions {
   return {
-    // `serialize` itself refuses to start work once the simulator has stopped; that refusal
-    // comes from around the handler, where `mapError` does not reach, so it is mapped here.
-    around: (work) => engine.serialize(work).then(undefined, rethrowAsRpc),
+    // `serialize` refuses to start work once the simulator has stopped; `mapError` maps that too.
+    around: (work) => engine.serialize(work),
     mapError: engineErrorToRpc,
   };
 }
