@@ -1,4 +1,4 @@
-import type { EngineOptions, Hardfork, InitialAssetBalance } from "../engine";
+import { DEFAULT_BLOCK_GAS_LIMIT, type EngineOptions, type Hardfork, type InitialAssetBalance } from "../engine";
 import { fundedAccounts, unlockedAccount } from "../engine/accounts";
 
 /** Name of the in-process network the plugin adds. */
@@ -27,11 +27,18 @@ export interface NativekitUserConfig {
   loggingEnabled?: boolean;
   /** Reject a transaction that reverts, as Hardhat's network does (default true). */
   throwOnTransactionFailures?: boolean;
+  /**
+   * Gas limit hardhat-ethers gives a transaction that names none. Default: the block gas limit,
+   * as on Hardhat's own network, so no `eth_estimateGas` precedes each transaction; `"auto"`
+   * estimates every transaction first (what a live network needs).
+   */
+  gas?: "auto" | number;
 }
 
 export interface NativekitConfig {
   defaultNetwork: boolean;
   loggingEnabled: boolean;
+  gas: "auto" | number;
   engine: Omit<EngineOptions, "log" | "assetBalances"> & {
     assetBalances: { account: string | number; assetId: string; amount: bigint }[];
   };
@@ -53,6 +60,7 @@ export function resolveNativekitConfig(user: NativekitUserConfig = {}): Nativeki
   return {
     defaultNetwork: user.defaultNetwork ?? true,
     loggingEnabled: user.loggingEnabled ?? true,
+    gas: transactionGas(user),
     engine: {
       chainId: user.chainId,
       networkId: user.networkId,
@@ -71,6 +79,15 @@ export function resolveNativekitConfig(user: NativekitUserConfig = {}): Nativeki
       throwOnTransactionFailures: user.throwOnTransactionFailures ?? true,
     },
   };
+}
+
+function transactionGas(user: NativekitUserConfig): "auto" | number {
+  if (user.gas === "auto") return "auto";
+  if (user.gas !== undefined) {
+    if (!Number.isSafeInteger(user.gas) || user.gas <= 0) throw new Error(`nativekit config: gas must be "auto" or a positive integer, got ${String(user.gas)}`);
+    return user.gas;
+  }
+  return Number(user.blockGasLimit === undefined ? DEFAULT_BLOCK_GAS_LIMIT : amount(user.blockGasLimit, "blockGasLimit"));
 }
 
 /** Turns account indices in assetBalances into addresses, once the accounts are known. */

@@ -7,7 +7,7 @@
  * the default network unless the config names another one, plus the nativekit:* tasks and the
  * changeAssetBalance(s) chai matchers.
  */
-import { extendConfig, extendProvider } from "hardhat/config";
+import { extendConfig, extendEnvironment, extendProvider } from "hardhat/config";
 import type { HttpNetworkConfig } from "hardhat/types";
 import "./type-extensions";
 import { IN_PROCESS_URL, NATIVEKIT_NETWORK, resolveNativekitConfig } from "./config";
@@ -15,6 +15,7 @@ import { NativeHardhatProvider } from "./provider";
 import "./solcjs";
 import "./tasks";
 import { registerChaiMatchers } from "./matchers";
+import { useFixedGasSigners } from "./fixed-gas-signers";
 
 extendConfig((config, userConfig) => {
   config.nativekit = resolveNativekitConfig(userConfig.nativekit);
@@ -22,7 +23,7 @@ extendConfig((config, userConfig) => {
     const network = {
       url: IN_PROCESS_URL,
       accounts: "remote",
-      gas: "auto",
+      gas: config.nativekit.gas,
       gasPrice: "auto",
       gasMultiplier: 1,
       httpHeaders: {},
@@ -38,6 +39,12 @@ extendProvider((provider, config, network) => {
   const networkConfig = config.networks[network] as Partial<HttpNetworkConfig> | undefined;
   if (network !== NATIVEKIT_NETWORK || networkConfig?.url !== IN_PROCESS_URL) return provider;
   return new NativeHardhatProvider(config.nativekit);
+});
+
+// As on Hardhat's own network, a transaction without a gas limit gets a fixed one instead of an
+// eth_estimateGas round first (option `gas`; "auto" estimates).
+extendEnvironment((hre) => {
+  if (hre.network.name === NATIVEKIT_NETWORK && typeof hre.network.config.gas === "number") useFixedGasSigners(hre, hre.network.config.gas);
 });
 
 registerChaiMatchers();

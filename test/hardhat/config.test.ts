@@ -13,6 +13,14 @@ describe("nativekit options in hardhat.config.ts", () => {
     expect(config.engine.assetBalances).to.deep.equal([]);
   });
 
+  it("gives transactions the block gas limit by default (no estimate first), and estimates with gas: \"auto\"", () => {
+    expect(resolveNativekitConfig(undefined).gas).to.equal(15_000_000);
+    expect(resolveNativekitConfig({ blockGasLimit: 20_000_000 }).gas).to.equal(20_000_000);
+    expect(resolveNativekitConfig({ gas: "auto" }).gas).to.equal("auto");
+    expect(resolveNativekitConfig({ gas: 500_000 }).gas).to.equal(500_000);
+    expect(() => resolveNativekitConfig({ gas: 0 })).to.throw('gas must be "auto" or a positive integer');
+  });
+
   it("accepts amounts as bigint, number or decimal string", () => {
     const config = resolveNativekitConfig({
       blockGasLimit: 20_000_000,

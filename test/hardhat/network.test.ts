@@ -25,6 +25,26 @@ describe("the nativekit Hardhat network", () => {
     expect(await assetBalance(sixth!.address, DEMO_ASSET, 0)).to.equal(0n);
   });
 
+  it("sends transactions without an eth_estimateGas round first, as Hardhat's network does", async () => {
+    // hardhat-ethers calls the network provider's `send`.
+    const provider = hre.network.provider as unknown as { send(method: string, params?: unknown[]): Promise<unknown> };
+    const original = provider.send;
+    const methods: string[] = [];
+    provider.send = function (method, params) {
+      methods.push(method);
+      return original.call(this, method, params);
+    };
+    try {
+      const logger = await hre.ethers.deployContract("ConsoleLogger");
+      await logger.waitForDeployment();
+    } finally {
+      provider.send = original;
+    }
+    expect(methods).to.include("eth_sendTransaction");
+    expect(methods).not.to.include("eth_estimateGas");
+    expect(hre.network.config.gas).to.equal(15_000_000);
+  });
+
   it("prints console.log from Solidity as Hardhat's network does", async () => {
     const logger = await hre.ethers.deployContract("ConsoleLogger");
     const lines: string[] = [];
