@@ -6,7 +6,8 @@ import { createLocalNode } from "./local-node";
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   process.exitCode = await runCli(argv, {
     async createNode(options): Promise<CliNode> {
-      const node = await createLocalNode(options.chainId === undefined ? {} : { chainId: options.chainId });
+      const { chainId, ...management } = options;
+      const node = await createLocalNode({ ...(chainId === undefined ? {} : { chainId }), management });
       const engine = node.provider.engine;
       const accounts = await Promise.all(
         [...engine.unlocked.values()].map(async (a) => ({
@@ -15,7 +16,8 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
           balanceWei: (await engine.getAccount(a.address, engine.head)).balance,
         })),
       );
-      return { routes: node.routes, accounts, chainId: engine.options.chainId, notes: node.network.describeTestKey() };
+      const { getRoutes, authorize, notes } = node.network.management;
+      return { routes: node.routes, getRoutes, authorize, accounts, chainId: engine.options.chainId, notes: [...node.network.describeTestKey(), ...notes] };
     },
     stdout: bufferedStdout(),
     stderr: (s) => process.stderr.write(s),
