@@ -1,7 +1,7 @@
 // src/clients: typed clients of a node's JSON-RPC APIs, on one call core (call.ts) and one UTXO paging core (utxos.ts).
 /**
  * Typed clients for a node's APIs: the exchange chain (`xvm` / `avm`), the contract chain's
- * extras (`cvm` / `avax`) and EVM extras, the keystore and the info API.
+ * extras (`cvm` / `avax`) and EVM extras, the keystore, info, health and auth APIs.
  *
  * ```ts
  * // from this module (src/clients)
@@ -14,7 +14,10 @@
  * await node.xvm.waitForTxStatus(txID);
  * ```
  */
+import { type AuthClient, createAuthClient } from "./auth";
+import { withBearerToken } from "./bearer";
 import { type ContractChainClient, createContractChainClient } from "./cvm";
+import { createHealthClient, type HealthClient } from "./health";
 import { createInfoClient, type InfoClient } from "./info";
 import { createKeystoreClient, type KeystoreClient } from "./keystore";
 import { type Naming, namingScheme } from "./naming";
@@ -30,6 +33,8 @@ export interface NodeClientOptions extends TransportOptions {
   contractChain?: string;
   /** Use this transport instead of creating one from `url`, `fetch`, `timeoutMs` and `headers`. */
   transport?: Transport;
+  /** A token of the node's auth API, sent as `Authorization: Bearer <token>` with every call. */
+  authToken?: string;
 }
 
 export interface NodeClient {
@@ -38,19 +43,27 @@ export interface NodeClient {
   readonly cvm: ContractChainClient;
   readonly keystore: KeystoreClient;
   readonly info: InfoClient;
+  readonly health: HealthClient;
+  readonly auth: AuthClient;
+  /** Sends `Authorization: Bearer <token>` with every later call of these clients (undefined: none). */
+  setAuthToken(token: string | undefined): void;
   readonly transport: Transport;
 }
 
 /** Clients for every API of the node at `options.url`, sharing one transport. */
 export function createNodeClient(options: NodeClientOptions): NodeClient {
   const naming = namingScheme(options.naming).naming;
-  const transport = options.transport ?? createTransport(options);
+  const bearer = withBearerToken(options.transport ?? createTransport(options), options.authToken);
+  const transport = bearer.transport;
   return {
     naming,
     xvm: createExchangeChainClient({ transport, naming, chain: options.exchangeChain }),
     cvm: createContractChainClient({ transport, naming, chain: options.contractChain }),
     keystore: createKeystoreClient({ transport }),
     info: createInfoClient({ transport }),
+    health: createHealthClient({ transport }),
+    auth: createAuthClient({ transport }),
+    setAuthToken: (token) => bearer.setAuthToken(token),
     transport,
   };
 }
@@ -104,3 +117,6 @@ export * from "./xvm";
 export * from "./cvm";
 export * from "./keystore";
 export * from "./info";
+export * from "./auth";
+export * from "./health";
+export { type BearerTransport, withBearerToken } from "./bearer";

@@ -1,6 +1,7 @@
 /** Client of the info API (`info.*` at `/ext/info`, the same under both namings). */
 import { checkTransport, Endpoint } from "./call";
 import type { Reader } from "./internal";
+import type { JsonRpcParams } from "./json";
 import { INFO_PATH } from "./naming";
 import type { Transport } from "./transport";
 import type { RequestOptions } from "./types";
@@ -19,6 +20,51 @@ export interface TxFees {
   readonly all: Readonly<Record<string, bigint>>;
 }
 
+/** The node's identity: its node ID and, on recent nodes, its BLS key's proof of possession. */
+export interface NodeIdentity {
+  /** `NodeID-…`. */
+  readonly nodeID: string;
+  /** 0x-hex BLS public key and proof of possession; absent on nodes that send none. */
+  readonly nodePOP?: { readonly publicKey: string; readonly proofOfPossession: string };
+}
+
+export interface NodeVersion {
+  /** e.g. `avalanchego/1.11.1` or `nativekit/0.1.0`. */
+  readonly version: string;
+  readonly databaseVersion: string;
+  /** Absent on old nodes. */
+  readonly rpcProtocolVersion?: number;
+  readonly gitCommit: string;
+  /** VM name (`avm`, `evm`, `platform`) to its version. */
+  readonly vmVersions: Readonly<Record<string, string>>;
+}
+
+export interface VirtualMachines {
+  /** VM ID to its aliases. */
+  readonly vms: Readonly<Record<string, readonly string[]>>;
+  /** Feature-extension ID to its name (absent on old nodes: empty). */
+  readonly fxs: Readonly<Record<string, string>>;
+}
+
+export interface Peer {
+  readonly ip: string;
+  readonly publicIP: string;
+  readonly nodeID: string;
+  readonly version: string;
+  readonly lastSent: string;
+  readonly lastReceived: string;
+  readonly benched: readonly string[];
+  /** Every field as sent, for those not listed here. */
+  readonly raw: Readonly<Record<string, unknown>>;
+}
+
+export interface Uptime {
+  /** Percent of stake that sees this node above the uptime requirement (0 to 100). */
+  readonly rewardingStakePercentage: number;
+  /** Stake-weighted average of the uptime others observe (0 to 100). */
+  readonly weightedAveragePercentage: number;
+}
+
 export interface InfoClient {
   readonly path: string;
   getNetworkID(options?: RequestOptions): Promise<number>;
@@ -28,6 +74,43 @@ export interface InfoClient {
   getNetworkName(options?: RequestOptions): Promise<string>;
   /** Whether the chain (ID or alias) has finished bootstrapping. */
   isBootstrapped(chain: string, options?: RequestOptions): Promise<boolean>;
+  getNodeID(options?: RequestOptions): Promise<NodeIdentity>;
+  /** The node's public `host:port`. */
+  getNodeIP(options?: RequestOptions): Promise<string>;
+  getNodeVersion(options?: RequestOptions): Promise<NodeVersion>;
+  getVMs(options?: RequestOptions): Promise<VirtualMachines>;
+  /** The node's peers, or only those of `nodeIDs` it is connected to. */
+  peers(nodeIDs?: readonly string[], options?: RequestOptions): Promise<{ numPeers: number; peers: Peer[] }>;
+  uptime(options?: RequestOptions): Promise<Uptime>;
+}
+
+/** A float the node writes as a string ("100.0000") or a number. */
+function readFloat(r: Reader): number {
+  const value = r.value;
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "string" && /^-?[0-9]+(\.[0-9]+)?$/.test(value)) return Number(value);
+  return r.fail("a decimal number (a string such as \"100.0000\" or a number)");
+}
+
+function readStringMap(r: Reader | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (r === undefined) return out;
+  for (const key of Object.keys(r.object())) out[key] = r.get(key).string();
+  return out;
+}
+
+function readPeer(r: Reader): Peer {
+  const text = (key: string) => r.maybe(key)?.string() ?? "";
+  return {
+    ip: text("ip"),
+    publicIP: text("publicIP"),
+    nodeID: r.get("nodeID").string(),
+    version: text("version"),
+    lastSent: text("lastSent"),
+    lastReceived: text("lastReceived"),
+    benched: r.maybe("benched")?.stringArray() ?? [],
+    raw: { ...r.object() },
+  };
 }
 
 export function createInfoClient(options: InfoClientOptions): InfoClient {
@@ -57,5 +140,44 @@ export function createInfoClient(options: InfoClientOptions): InfoClient {
     getNetworkName: (o) => info.call("getNetworkName", () => ({}), (r) => r.get("networkName").string(), o),
     isBootstrapped: (chain, o) =>
       info.call("isBootstrapped", (args) => ({ chain: args.nonEmptyString(chain, "chain") }), (r) => r.get("isBootstrapped").boolean(), o),
+    getNodeID: (o) =>
+      info.call("getNodeID", () => ({}), (r) => {
+        const pop = r.maybe("nodePOP");
+        const nodeID = r.get("nodeID").string();
+        if (pop === undefined) return { nodeID };
+        return { nodeID, nodePOP: { publicKey: pop.get("publicKey").string(), proofOfPossession: pop.get("proofOfPossession").string() } };
+      }, o),
+    getNodeIP: (o) => info.call("getNodeIP", () => ({}), (r) => r.get("ip").string(), o),
+    getNodeVersion: (o) =>
+      info.call("getNodeVersion", () => ({}), (r) => {
+        const rpc = r.maybe("rpcProtocolVersion");
+        return {
+          version: r.get("version").string(),
+          databaseVersion: r.get("databaseVersion").string(),
+          ...(rpc === undefined ? {} : { rpcProtocolVersion: rpc.count() }),
+          gitCommit: r.maybe("gitCommit")?.string() ?? "",
+          vmVersions: readStringMap(r.get("vmVersions")),
+        };
+      }, o),
+    getVMs: (o) =>
+      info.call("getVMs", () => ({}), (r) => {
+        const vms: Record<string, string[]> = {};
+        const members = r.get("vms");
+        for (const id of Object.keys(members.object())) vms[id] = members.get(id).stringArray();
+        return { vms, fxs: readStringMap(r.maybe("fxs")) };
+      }, o),
+    peers: (nodeIDs, o) =>
+      info.call("peers", (args) => {
+        const ids = args.optionalStringArray(nodeIDs, "nodeIDs");
+        return ids === undefined ? {} : ({ nodeIDs: ids } as JsonRpcParams);
+      }, (r) => ({
+        numPeers: r.get("numPeers").count(),
+        peers: (r.maybe("peers")?.array() ?? []).map(readPeer),
+      }), o),
+    uptime: (o) =>
+      info.call("uptime", () => ({}), (r) => ({
+        rewardingStakePercentage: readFloat(r.get("rewardingStakePercentage")),
+        weightedAveragePercentage: readFloat(r.get("weightedAveragePercentage")),
+      }), o),
   };
 }

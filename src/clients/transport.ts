@@ -47,6 +47,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Aborts the call; the promise then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** HTTP headers for this call, over the transport's (e.g. the `Authorization` of a token). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Sends JSON-RPC calls to one node. Clients need only this interface, so it can be replaced. */
@@ -98,6 +100,7 @@ export function createTransport(options: TransportOptions): Transport {
 
     const headers = new Headers({ "content-type": "application/json", accept: "application/json" });
     for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
+    for (const [name, value] of Object.entries(callOptions.headers ?? {})) headers.set(name, value);
 
     const controller = new AbortController();
     let timedOut = false;

@@ -12,6 +12,8 @@ export const PATHS = {
   exchangeStaticReference: "/ext/vm/avm",
   keystore: "/ext/keystore",
   info: "/ext/info",
+  auth: "/ext/auth",
+  health: "/ext/health",
 } as const;
 
 /** `/ext/bc/<chain>`: a chain's API (the exchange chain's, and the root of the others'). */

@@ -7,11 +7,11 @@
  * the code it resolves to.
  */
 import { runTransferCommand, TRANSFER_USAGE } from "./transfer-command";
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { parseArgs } from "node:util";
+import { type Authorize, type Dispatch, type GetHandler, type HttpNode, startHttpNode } from "./http-server";
+import { type CreateNodeOptions, NODE_USAGE, parseNodeArgs } from "./node-flags";
+import { readPackageVersion } from "./package-version";
 
-import { DEFAULT_HOST, DEFAULT_PORT, type Dispatch, type HttpNode, startHttpNode } from "./http-server";
+export { type CreateNodeOptions, NODE_USAGE, parseNodeArgs } from "./node-flags";
 
 /** Exit codes of `runCli`. */
 export const ExitCode = {
@@ -23,12 +23,6 @@ export const ExitCode = {
   /** Stopped by a second signal while shutting down. */
   Interrupted: 130,
 } as const;
-
-/** Options the `node` subcommand passes to the engine factory. */
-export interface CreateNodeOptions {
-  /** Chain ID asked for with `--chain-id`; absent means the engine's default. */
-  chainId?: number;
-}
 
 /** A funded development account, as listed by `nativekit node`. */
 export interface CliAccount {
@@ -48,6 +42,10 @@ export interface CliNode {
   coinSymbol?: string;
   /** More lines for people, printed after the accounts (e.g. the exchange chain's funded key). */
   notes?: readonly string[];
+  /** Paths also answered to GET (the health reports). */
+  getRoutes?: Record<string, GetHandler>;
+  /** The check every request passes (`--api-auth-required`). */
+  authorize?: Authorize;
   /** Releases the engine; called after the HTTP server has closed. */
   close?(): Promise<void>;
 }
@@ -100,20 +98,6 @@ Options:
 Run "nativekit node --help" for the options of the node.
 `;
 
-const NODE_USAGE = `Usage: nativekit node [--port <n>] [--host <address>] [--chain-id <n>] [--silent]
-
-Start a local simulation of a contract-chain node, with funded test accounts, serving
-JSON-RPC 2.0 over HTTP on the node's usual paths (/ext/bc/C/rpc, ...).
-
-Options:
-  --port <n>        Port to listen on, 0 for any free port (default ${DEFAULT_PORT})
-  --host <address>  Interface to listen on (default ${DEFAULT_HOST}; 0.0.0.0 exposes the
-                    node and its public test keys to your network)
-  --chain-id <n>    Chain ID of the simulated contract chain (default: the local network's)
-  --silent          Do not print the JSON-RPC methods called
-  --help, -h        Show this help
-`;
-
 /**
  * Runs the `nativekit` command with `argv` (the arguments after the executable and script)
  * and resolves to the exit code. `node` resolves only once the node has been stopped by a
@@ -154,70 +138,6 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
   }
 }
 
-interface NodeArgs {
-  port: number;
-  host: string;
-  chainId?: number;
-  silent: boolean;
-}
-
-/** Parses the arguments of `nativekit node`: the options, "help", or an error message. */
-export function parseNodeArgs(args: readonly string[]): NodeArgs | "help" | { error: string } {
-  const { tokens } = parseArgs({
-    args: [...args],
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-    options: {
-      port: { type: "string" },
-      host: { type: "string" },
-      "chain-id": { type: "string" },
-      silent: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-
-  const result: NodeArgs = { port: DEFAULT_PORT, host: DEFAULT_HOST, silent: false };
-  for (const token of tokens) {
-    if (token.kind === "positional") {
-      return { error: `unexpected argument "${token.value}"` };
-    }
-    if (token.kind === "option-terminator") continue;
-    const { name, rawName } = token;
-    if (name === "help") return "help";
-    if (name === "silent") {
-      if (token.value !== undefined) return { error: `${rawName} takes no value` };
-      result.silent = true;
-      continue;
-    }
-    if (name !== "port" && name !== "host" && name !== "chain-id") {
-      return { error: `unknown option ${rawName}` };
-    }
-    // Without a value, or with the next option taken as its value (`--port --host x`).
-    const value = token.value;
-    if (value === undefined || (!token.inlineValue && value.startsWith("--"))) {
-      return { error: `${rawName} needs a value` };
-    }
-    if (name === "port") {
-      if (!/^\d+$/.test(value) || Number(value) > 65535) {
-        return { error: `invalid ${rawName} ${JSON.stringify(value)}: expected an integer from 0 to 65535` };
-      }
-      result.port = Number(value);
-    } else if (name === "host") {
-      if (value.trim() === "") return { error: `invalid ${rawName}: the host must not be empty` };
-      result.host = value.trim();
-    } else {
-      if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-        return {
-          error: `invalid ${rawName} ${JSON.stringify(value)}: expected a positive integer up to ${Number.MAX_SAFE_INTEGER}`,
-        };
-      }
-      result.chainId = Number(value);
-    }
-  }
-  return result;
-}
-
 async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<number> {
   const parsed = parseNodeArgs(args);
   if (parsed === "help") {
@@ -228,7 +148,7 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
 
   let node: CliNode;
   try {
-    node = await deps.createNode(parsed.chainId === undefined ? {} : { chainId: parsed.chainId });
+    node = await deps.createNode(parsed.options);
   } catch (e) {
     deps.stderr(`error: could not create the node: ${messageOf(e)}\n`);
     return ExitCode.Failure;
@@ -240,6 +160,8 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
       host: parsed.host,
       port: parsed.port,
       routes: node.routes,
+      getRoutes: node.getRoutes,
+      authorize: node.authorize,
       log: parsed.silent ? undefined : (line) => deps.stdout(`${line}\n`),
     });
   } catch (e) {
@@ -351,21 +273,4 @@ function usageError(deps: CliDeps, message: string, usage: string): number {
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-/** Reads `version` from the nearest package.json named "nativekit" above this file. */
-function readPackageVersion(): string {
-  let dir = __dirname;
-  for (;;) {
-    const candidate = path.join(dir, "package.json");
-    try {
-      const pkg = JSON.parse(fs.readFileSync(candidate, "utf8")) as { name?: unknown; version?: unknown };
-      if (pkg.name === "nativekit" && typeof pkg.version === "string") return pkg.version;
-    } catch {
-      // no package.json here; keep walking up
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return "unknown";
-    dir = parent;
-  }
 }

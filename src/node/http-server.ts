@@ -3,8 +3,10 @@
  * (`/ext/bc/C/rpc`, `/ext/bc/C/cvm`, ...), each path backed by its own dispatch function.
  *
  * It knows nothing of the engine beyond `Dispatch` (and `providerDispatch`, which adapts an
- * EIP-1193 provider). Framing lives in `./jsonrpc`; this file only does HTTP: routing, method
- * and content-type checks, body size limit, CORS, keep-alive and a clean shutdown.
+ * EIP-1193 provider). Framing lives in `../rpc`; this file only does HTTP: routing, method
+ * and content-type checks, body size limit, CORS, keep-alive and a clean shutdown, plus two
+ * hooks: paths answered to GET (`getRoutes`, e.g. `/ext/health`) and a check every request
+ * passes before routing (`authorize`, the node's `--api-auth-required`).
  */
 import * as http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -43,7 +45,25 @@ export interface HttpNodeOptions {
   maxBatchSize?: number;
   /** Receives one line per JSON-RPC call and per rejected HTTP request. */
   log?: (line: string) => void;
+  /**
+   * Paths also answered to GET (e.g. `/ext/health`): the handler gives the status and the JSON
+   * body. A path may be both here and in `routes` (POST for JSON-RPC, GET for this).
+   */
+  getRoutes?: Record<string, GetHandler>;
+  /**
+   * Decides whether a request may go on, before its path is even looked up (so every route,
+   * present and future, and unknown paths too, are covered; CORS preflights are not checked).
+   * Resolves to `undefined` to grant it, or to the reason for refusing it: the request is then
+   * answered with HTTP 401 and a JSON-RPC error (-32600) carrying that reason.
+   */
+  authorize?: Authorize;
 }
+
+/** Answers a GET request: the HTTP status and the body, sent as JSON. */
+export type GetHandler = () => Promise<{ status: number; body: unknown }>;
+
+/** See {@link HttpNodeOptions.authorize}: the request's path (no query) and its headers. */
+export type Authorize = (path: string, headers: http.IncomingHttpHeaders) => Promise<string | undefined>;
 
 export interface HttpNode {
   /** Base URL to connect to, without a trailing slash, e.g. `http://127.0.0.1:9650`. */
@@ -98,7 +118,13 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
     if (!path.startsWith("/")) throw new RangeError(`route paths must start with "/", got ${JSON.stringify(path)}`);
     routes.set(normalizePath(path), log === undefined ? dispatch : loggingDispatch(dispatch, log));
   }
-  const servedPaths = [...routes.keys()];
+  const getRoutes = new Map<string, GetHandler>();
+  for (const [path, handler] of Object.entries(options.getRoutes ?? {})) {
+    if (!path.startsWith("/")) throw new RangeError(`route paths must start with "/", got ${JSON.stringify(path)}`);
+    getRoutes.set(normalizePath(path), handler);
+  }
+  const servedPaths = [...new Set([...routes.keys(), ...getRoutes.keys()])];
+  const authorize = options.authorize;
 
   let closing = false;
 
@@ -126,7 +152,7 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
     if (req.method === "OPTIONS") {
       // CORS preflight: answered for every path so the browser reports the real error (if any)
       // on the actual request.
-      res.setHeader("Access-Control-Allow-Methods", "POST, OPTIONS");
+      res.setHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
       const requested = req.headers["access-control-request-headers"];
       res.setHeader("Access-Control-Allow-Headers", requested ?? "Content-Type, Authorization");
       res.setHeader("Vary", "Access-Control-Request-Headers");
@@ -138,8 +164,26 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
       return;
     }
 
+    if (authorize !== undefined) {
+      const refusal = await authorize(path, req.headers);
+      if (refusal !== undefined) {
+        // The reference node's answer to a refused request: 401 with a JSON-RPC error, id 1.
+        reject(req, res, 401, { jsonrpc: "2.0", error: { code: RpcErrorCode.InvalidRequest, message: refusal }, id: 1 });
+        return;
+      }
+    }
+
+    const getter = getRoutes.get(path);
+    if (getter !== undefined && (req.method === "GET" || req.method === "HEAD")) {
+      const { status, body } = await getter();
+      if (res.destroyed) return;
+      if (closing) res.setHeader("Connection", "close");
+      sendJson(res, status, body);
+      return;
+    }
+
     const dispatch = routes.get(path);
-    if (dispatch === undefined) {
+    if (dispatch === undefined && getter === undefined) {
       reject(
         req,
         res,
@@ -154,8 +198,9 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
       return;
     }
 
-    if (req.method !== "POST") {
-      res.setHeader("Allow", "POST, OPTIONS");
+    if (req.method !== "POST" || dispatch === undefined) {
+      const allowed = [...(getter === undefined ? [] : ["GET"]), ...(dispatch === undefined ? [] : ["POST"]), "OPTIONS"];
+      res.setHeader("Allow", allowed.join(", "));
       reject(
         req,
         res,
@@ -163,7 +208,8 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
         errorResponse(
           null,
           RpcErrorCode.InvalidRequest,
-          `method ${req.method ?? "(none)"} not allowed at ${path}: JSON-RPC requests must use POST`,
+          `method ${req.method ?? "(none)"} not allowed at ${path}: ` +
+            (dispatch === undefined ? "this path answers GET only" : "JSON-RPC requests must use POST"),
         ),
       );
       return;

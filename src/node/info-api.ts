@@ -1,32 +1,94 @@
-import type { NetworkIdentifiers } from "../network/constants";
-import { ChainDirectory } from "../network/chains";
-import { RpcApi, serverError, type NamedParams } from "../rpc";
-
 /**
- * The info API (path /ext/info) as far as wallets and SDKs need it to find their way on the
- * simulated network: IDs, fees, bootstrap state. Numbers follow the node's JSON conventions
- * (uint64s as decimal strings).
+ * The info API of the node (path /ext/info): the eleven methods of the reference node's info
+ * service with its result shapes and number encodings: uint64s as decimal strings, floats as
+ * strings with four decimals ("100.0000"), node IDs with the `NodeID-` prefix.
+ *
+ * The node is one simulated node: it has no peers (`numPeers` "0") and is the only validator of
+ * its network, so its uptime is 100 % by every measure.
  */
-export function createInfoApi(network: NetworkIdentifiers, version: string): RpcApi {
+import { isCb58 } from "../encoding";
+import { ChainDirectory, PLATFORM_CHAIN_ID } from "../network/chains";
+import type { NetworkIdentifiers } from "../network/constants";
+import { EXCHANGE_FXS, PRIMARY_VMS, builtinId, networkName, vmId } from "../network/names";
+import { RpcApi, invalidParams, serverError } from "../rpc";
+import type { StakingIdentity } from "./staking";
+
+/** The reference database version string this node reports. */
+export const DATABASE_VERSION = "v1.4.5";
+/**
+ * The RPCChainVM protocol version of the reference release line whose APIs this node follows
+ * (v1.11.x, the last with the auth and IPC APIs). The simulator runs no VM plugins itself.
+ */
+export const RPC_PROTOCOL_VERSION = 34;
+
+export interface InfoApiOptions {
+  network: NetworkIdentifiers;
+  /** The toolkit's version: the node reports `nativekit/<version>`. */
+  version: string;
+  /** Source commit the node was built from, when known ("" otherwise). */
+  gitCommit?: string;
+  identity: StakingIdentity;
+  /** What `info.getNodeIP` reports: the node's public IP and staking port, `host:port`. */
+  nodeIP: string;
+}
+
+/** A float as the reference node writes it: a string with four decimals. */
+export function formatFloat(value: number): string {
+  return value.toFixed(4);
+}
+
+export function createInfoApi(options: InfoApiOptions): RpcApi {
+  const { network, version, identity } = options;
   const chains = new ChainDirectory(network);
-  const chainNamed = (p: NamedParams, name: string, expected: string) => {
-    const text = p.string(name, `${name} must be ${expected}`);
-    const chain = chains.lookup(text);
-    if (chain === undefined) throw serverError(`there is no chain with alias/ID '${text}'`);
-    return chain;
-  };
+  const vmVersion = `v${version}`;
   return new RpcApi({ namespaces: ["info"] })
     .named("getNetworkID", () => ({ networkID: String(network.networkId) }))
-    .named("getNetworkName", () => ({ networkName: network.hrp }))
-    .named("getBlockchainID", (p) => ({ blockchainID: chainNamed(p, "alias", 'a string such as "X" or "C"').id }))
-    .named("isBootstrapped", (p) => (chainNamed(p, "chain", "a chain ID or alias"), { isBootstrapped: true }))
+    .named("getNetworkName", () => ({ networkName: networkName(network.networkId) }))
+    .named("getBlockchainID", (p) => {
+      const alias = p.stringOr("alias", "");
+      const chain = chains.lookup(alias);
+      if (chain === undefined) throw serverError(`there is no ID with alias: ${alias}`);
+      return { blockchainID: chain.id };
+    })
+    .named("isBootstrapped", (p) => {
+      const name = p.stringOr("chain", "");
+      if (name === "") throw serverError("argument 'chain' not given");
+      if (chains.lookup(name) === undefined) throw serverError(`there is no chain with alias/ID '${name}'`);
+      // Every chain of the simulator is ready as soon as the node serves it.
+      return { isBootstrapped: true };
+    })
     .named("getTxFee", () => ({
       txFee: String(network.txFee),
       createAssetTxFee: String(network.createAssetTxFee),
       // The legacy SDK (avalanche 3.x) reads the fee under its older name.
       creationTxFee: String(network.createAssetTxFee),
     }))
-    .named("getNodeVersion", () => ({ version: `nativekit/${version}`, databaseVersion: "v1.4.5", gitCommit: "", vmVersions: { avm: version, evm: version } }))
-    .named("getNodeID", () => ({ nodeID: "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg" }))
-    .named("peers", () => ({ numPeers: "0", peers: [] }));
+    .named("getNodeVersion", () => ({
+      version: `nativekit/${version}`,
+      databaseVersion: DATABASE_VERSION,
+      rpcProtocolVersion: String(RPC_PROTOCOL_VERSION),
+      gitCommit: options.gitCommit ?? "",
+      vmVersions: Object.fromEntries(PRIMARY_VMS.map((vm) => [vm.name, vmVersion])),
+    }))
+    .named("getNodeID", () => ({ nodeID: identity.nodeID, nodePOP: { ...identity.pop } }))
+    .named("getNodeIP", () => ({ ip: options.nodeIP }))
+    .named("getVMs", () => ({
+      vms: Object.fromEntries(PRIMARY_VMS.map((vm) => [vmId(vm.name), [vm.name]])),
+      fxs: Object.fromEntries(EXCHANGE_FXS.map((fx) => [builtinId(fx), fx])),
+    }))
+    .named("peers", (p) => {
+      // A node ID asked for that is not connected is left out; this node has no connections.
+      p.stringArray("nodeIDs").forEach((nodeID, i) => {
+        if (!nodeID.startsWith("NodeID-") || !isCb58(nodeID.slice("NodeID-".length), 20)) {
+          throw invalidParams(`nodeIDs[${i}] must be a node ID such as "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg", got ${JSON.stringify(nodeID)}`);
+        }
+      });
+      return { numPeers: "0", peers: [] };
+    })
+    .named("uptime", (p) => {
+      // Only the primary network exists here, and this node is its only validator.
+      const subnetID = p.optionalString("subnetID");
+      if (subnetID !== undefined && subnetID !== PLATFORM_CHAIN_ID) throw serverError("couldn't get node uptime: node is not a validator");
+      return { rewardingStakePercentage: formatFloat(100), weightedAveragePercentage: formatFloat(100) };
+    });
 }

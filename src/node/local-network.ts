@@ -10,7 +10,7 @@ import { ContractChainAtomics, createContractChainAtomicApi } from "../cchain";
 import { bytesToHex, decodePrivateKey, privateKeyToAddresses } from "../encoding";
 import { providerDispatch } from "./http-server";
 import type { Dispatch } from "../rpc/types";
-import { createInfoApi } from "./info-api";
+import { createManagement, type Management, type ManagementOptions } from "./management";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_C_BALANCE, type NetworkIdentifiers } from "../network/constants";
 import { PATHS } from "../network/paths";
 
@@ -21,6 +21,8 @@ export interface LocalNetworkOptions extends EngineOptions {
   fundTestKey?: boolean;
   /** More funded exchange-chain addresses at genesis. */
   exchangeGenesis?: LocalGenesisOptions;
+  /** The management APIs' settings: auth, staking identity, node address (see `ManagementOptions`). */
+  management?: ManagementOptions;
 }
 
 /**
@@ -35,6 +37,8 @@ export class LocalNetwork {
     readonly sharedMemory: SharedMemory,
     readonly keystore: Keystore,
     readonly routes: Record<string, Dispatch>,
+    /** Auth, info and health: also the GET routes and the token check the HTTP server needs. */
+    readonly management: Management,
   ) {}
 
   get engine() {
@@ -42,7 +46,7 @@ export class LocalNetwork {
   }
 
   static async create(options: LocalNetworkOptions = {}): Promise<LocalNetwork> {
-    const { network = LOCAL_NETWORK, fundTestKey = true, exchangeGenesis, ...engineOptions } = options;
+    const { network = LOCAL_NETWORK, fundTestKey = true, exchangeGenesis, management: managementOptions, ...engineOptions } = options;
     const accounts = contractChainAccounts(engineOptions.accounts, fundTestKey);
     const provider = await createNativeProvider({ chainId: network.evmChainId, ...engineOptions, accounts });
     const sharedMemory = new SharedMemory();
@@ -67,9 +71,9 @@ export class LocalNetwork {
       [PATHS.exchangeStaticSeed]: staticDispatch,
       [PATHS.exchangeStaticReference]: staticDispatch,
       [PATHS.keystore]: createKeystoreApi(keystore).dispatch,
-      [PATHS.info]: createInfoApi(network, "0.1.0").dispatch,
     };
-    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, routes);
+    const management = await createManagement(network, routes, managementOptions);
+    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, management.routes, management);
   }
 
   /** Lines telling a person about the exchange chain's funded key. */

@@ -6,7 +6,10 @@ import { createLocalNode } from "./local-node";
 /** Entry point of the `nativekit` command. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   process.exitCode = await runCli(argv, {
-    createNode: (options) => startCliNode(options.chainId === undefined ? {} : { chainId: options.chainId }),
+    createNode: (options) => {
+      const { chainId, ...management } = options;
+      return startCliNode({ ...(chainId === undefined ? {} : { chainId }), management });
+    },
     stdout: bufferedStdout(),
     stderr: (s) => process.stderr.write(s),
     onSignal: processSignals,
@@ -27,7 +30,8 @@ export async function startCliNode(options: LocalNetworkOptions): Promise<CliNod
       balanceWei: (await engine.getAccount(a.address, engine.head)).balance,
     })),
   );
-  return { routes: node.routes, accounts, chainId: engine.options.chainId, notes: node.network.describeTestKey() };
+  const { getRoutes, authorize, notes } = node.network.management;
+  return { routes: node.routes, getRoutes, authorize, accounts, chainId: engine.options.chainId, notes: [...node.network.describeTestKey(), ...notes] };
 }
 
 /**

@@ -1,0 +1,27 @@
+/**
+ * The refusals of the auth API and of the token check, worded as the reference node words them
+ * (its `api/auth` package and the JWT library it uses). Domain code throws these; the auth API
+ * maps them to JSON-RPC errors and the HTTP server answers a refused request with 401.
+ */
+export class AuthError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AuthError";
+  }
+}
+
+/** The texts a client may see, defined once. */
+export const AUTH_MESSAGES = {
+  noToken: "auth token not provided",
+  unparsableHeader: 'couldn\'t parse auth token. Header "Authorization" should be "Bearer TOKEN.GOES.HERE"',
+  revoked: "the provided auth token was revoked",
+  endpointNotAllowed: "the provided auth token does not allow access to this endpoint",
+  wrongPassword: "incorrect password",
+  samePassword: "new password can't be same as old password",
+  noEndpoints: "must name at least one endpoint",
+  tooManyEndpoints: "can only name at most 128 endpoints",
+  badSignature: "signature is invalid",
+  segments: "token contains an invalid number of segments",
+  expired: "token is expired",
+  weakStartupPassword: "API auth password is not strong enough",
+} as const;

@@ -1,0 +1,142 @@
+/**
+ * The node's API authorization (`--api-auth-required`): bearer tokens, their revocation, the
+ * password that protects both, and the check every HTTP request goes through.
+ *
+ * A token is a JWT signed with HS256 (header `{"alg":"HS256","typ":"JWT"}`), claims
+ * `{exp, jti, endpoints}`: it expires 12 hours after it was made, `jti` is 20 random bytes in
+ * base64url, and `endpoints` lists the paths it opens (any `"*"` collapses the list to `["*"]`).
+ * The HMAC key is the password's argon2id hash (see `PasswordHash`), so changing the password,
+ * or restarting the node (new salt), invalidates every token ("signature is invalid").
+ *
+ * A request is granted when its path's last segment is `auth` (the auth API never needs a
+ * token), or when it carries `Authorization: Bearer <token>` with a valid, unrevoked token
+ * one of whose endpoints is `"*"` or a suffix of the request path.
+ */
+import { randomBytes } from "node:crypto";
+import { SignJWT, errors as joseErrors, jwtVerify } from "jose";
+
+import { AUTH_MESSAGES, AuthError } from "./auth-errors";
+import { PasswordHash, checkNewPassword, isStrongEnough } from "./auth-password";
+
+/** Lifetime of a token: 12 hours, as on the reference node. */
+export const TOKEN_LIFETIME_SECONDS = 12 * 60 * 60;
+/** Most endpoints one token may name. */
+export const MAX_TOKEN_ENDPOINTS = 128;
+/** The endpoint that opens every path. */
+export const ALL_ENDPOINTS = "*";
+
+/** The current time; injectable so tests can make tokens expire. */
+export type Clock = () => Date;
+
+/** Whether a request path is exempt from the token check: its last segment is `auth`. */
+export function isAuthExempt(path: string): boolean {
+  const segments = path.split("/").filter((s) => s !== "");
+  return segments[segments.length - 1] === "auth";
+}
+
+export class ApiAuthority {
+  private readonly revoked = new Set<string>();
+
+  private constructor(
+    private password: PasswordHash,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The authority of a node started with `password` (already trimmed). Refuses a password that
+   * is not strong enough: "API auth password is not strong enough".
+   */
+  static async create(password: string, clock: Clock = () => new Date()): Promise<ApiAuthority> {
+    if (!isStrongEnough(password)) throw new AuthError(AUTH_MESSAGES.weakStartupPassword);
+    return new ApiAuthority(await PasswordHash.of(password), clock);
+  }
+
+  /** A new token for `endpoints`, valid for 12 hours. */
+  async newToken(password: string, endpoints: readonly string[]): Promise<string> {
+    if (endpoints.length === 0) throw new AuthError(AUTH_MESSAGES.noEndpoints);
+    if (endpoints.length > MAX_TOKEN_ENDPOINTS) throw new AuthError(AUTH_MESSAGES.tooManyEndpoints);
+    await this.checkPassword(password);
+    const claims = {
+      exp: Math.floor(this.clock().getTime() / 1000) + TOKEN_LIFETIME_SECONDS,
+      jti: randomBytes(20).toString("base64url"),
+      endpoints: endpoints.includes(ALL_ENDPOINTS) ? [ALL_ENDPOINTS] : [...endpoints],
+    };
+    return new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(this.password.key);
+  }
+
+  /**
+   * Revokes a token made under the current password. A token that is not one (malformed,
+   * expired, signed under another password) is left alone and the call still succeeds: the
+   * seed's rule "revoking an invalid token does nothing" (the reference node answers with the
+   * token's error instead). Revoking twice is fine.
+   */
+  async revokeToken(password: string, token: string): Promise<void> {
+    await this.checkPassword(password);
+    try {
+      await this.verify(token);
+    } catch (error) {
+      if (error instanceof AuthError) return;
+      throw error;
+    }
+    this.revoked.add(token);
+  }
+
+  /**
+   * Replaces the password. Checks, in the reference node's order: the new password differs
+   * from the old, the old one is right, the new one is valid. Every token made so far becomes
+   * invalid and the revoked list is cleared.
+   */
+  async changePassword(oldPassword: string, newPassword: string): Promise<void> {
+    if (oldPassword === newPassword) throw new AuthError(AUTH_MESSAGES.samePassword);
+    await this.checkPassword(oldPassword);
+    checkNewPassword(newPassword);
+    this.password = await PasswordHash.of(newPassword);
+    this.revoked.clear();
+  }
+
+  /**
+   * Checks a request for `path` carrying the `Authorization` header `header`; throws an
+   * {@link AuthError} saying why it is refused.
+   */
+  async authorize(path: string, header: string | undefined): Promise<void> {
+    if (isAuthExempt(path)) return;
+    if (header === undefined || header === "") throw new AuthError(AUTH_MESSAGES.noToken);
+    const parts = header.split(" ");
+    if (parts.length !== 2 || parts[0] !== "Bearer") throw new AuthError(AUTH_MESSAGES.unparsableHeader);
+    const token = parts[1]!;
+    const endpoints = await this.verify(token);
+    if (this.revoked.has(token)) throw new AuthError(AUTH_MESSAGES.revoked);
+    if (!endpoints.some((endpoint) => endpoint === ALL_ENDPOINTS || path.endsWith(endpoint))) {
+      throw new AuthError(AUTH_MESSAGES.endpointNotAllowed);
+    }
+  }
+
+  private async checkPassword(password: string): Promise<void> {
+    if (!(await this.password.matches(password))) throw new AuthError(AUTH_MESSAGES.wrongPassword);
+  }
+
+  /** The endpoints of a token signed under the current password and not expired. */
+  private async verify(token: string): Promise<string[]> {
+    if (token.split(".").length !== 3) throw new AuthError(AUTH_MESSAGES.segments);
+    let payload: Record<string, unknown>;
+    try {
+      ({ payload } = await jwtVerify(token, this.password.key, { algorithms: ["HS256"], currentDate: this.clock() }));
+    } catch (error) {
+      throw tokenError(error);
+    }
+    const endpoints = payload.endpoints;
+    if (!Array.isArray(endpoints) || !endpoints.every((e): e is string => typeof e === "string")) {
+      throw new AuthError("the token's endpoints claim is not a list of strings");
+    }
+    return endpoints;
+  }
+}
+
+/** A token the JWT library refused, in the words of the reference node's JWT library. */
+function tokenError(error: unknown): AuthError {
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return new AuthError(AUTH_MESSAGES.badSignature);
+  if (error instanceof joseErrors.JWTExpired) return new AuthError(AUTH_MESSAGES.expired);
+  if (error instanceof joseErrors.JOSEError) return new AuthError(`token is malformed: ${error.message}`);
+  if (error instanceof Error) return new AuthError(`token is malformed: ${error.message}`);
+  return new AuthError("token is malformed");
+}

@@ -1,0 +1,148 @@
+/**
+ * The node's management APIs, wired onto one node: auth (/ext/auth, with the token check of
+ * every request), info (/ext/info) and health (/ext/health, JSON-RPC and GET), and the staking
+ * identity they report. `LocalNetwork` calls {@link createManagement} with its chain routes;
+ * the HTTP server takes `routes`, `getRoutes` and `authorize` from the result.
+ */
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+
+import type { NetworkIdentifiers } from "../network/constants";
+import { PATHS } from "../network/paths";
+import type { Dispatch } from "../rpc/types";
+import { createAuthApi } from "./auth-api";
+import { AuthError } from "./auth-errors";
+import { ApiAuthority, type Clock } from "./auth-tokens";
+import { HealthMonitor, createHealthApi, healthGetRoutes, type HealthCheck } from "./health-api";
+import type { Authorize, GetHandler } from "./http-server";
+import { createInfoApi } from "./info-api";
+import { readPackageVersion } from "./package-version";
+import { loadStakingIdentity, type StakingIdentity, type StakingOptions } from "./staking";
+
+/** Default staking port, reported by `info.getNodeIP` (the simulator opens no staking socket). */
+export const DEFAULT_STAKING_PORT = 9651;
+/** Default public IP, reported by `info.getNodeIP`. */
+export const DEFAULT_PUBLIC_IP = "127.0.0.1";
+
+export interface ManagementOptions {
+  /** `--api-auth-required`: every request but those to /ext/auth needs a bearer token. */
+  apiAuthRequired?: boolean;
+  /** The auth password itself (for programs); trimmed like the file's content. */
+  apiAuthPassword?: string;
+  /** `--api-auth-password-file`: the file holding the auth password (trimmed). */
+  apiAuthPasswordFile?: string;
+  /** The current time of the token check (tests make tokens expire with it). */
+  clock?: Clock;
+  /**
+   * Where the staking certificate, its key and the BLS key are kept. Default: `<dbDir>/staking`
+   * when `dbDir` is given, else a fresh identity per process.
+   */
+  stakingDir?: string;
+  /** `--db-dir`: the node's data directory. */
+  dbDir?: string;
+  /** `--staking-tls-cert-file` / `--staking-tls-key-file`: a certificate and key to use (PEM). */
+  stakingTlsCertFile?: string;
+  stakingTlsKeyFile?: string;
+  /** `--public-ip` and `--staking-port`: the address `info.getNodeIP` reports. */
+  publicIp?: string;
+  stakingPort?: number;
+  /** Reported by `info.getNodeVersion`; default the package's version and "". */
+  version?: string;
+  gitCommit?: string;
+}
+
+export interface Management {
+  /** JSON-RPC routes: the chain routes given, plus /ext/info, /ext/health and (with auth) /ext/auth. */
+  routes: Record<string, Dispatch>;
+  /** GET routes (the health reports). */
+  getRoutes: Record<string, GetHandler>;
+  /** The token check of every request, when auth is required. */
+  authorize?: Authorize;
+  identity: StakingIdentity;
+  /** Lines for people (printed by `nativekit node`). */
+  notes: string[];
+}
+
+/** Builds the management APIs of a node serving `chainRoutes` on `network`. */
+export async function createManagement(
+  network: NetworkIdentifiers,
+  chainRoutes: Record<string, Dispatch>,
+  options: ManagementOptions = {},
+): Promise<Management> {
+  const authority = options.apiAuthRequired === true ? await ApiAuthority.create(await authPassword(options), options.clock) : undefined;
+  const identity = await loadStakingIdentity(stakingOptions(options));
+  const info = createInfoApi({
+    network,
+    version: options.version ?? readPackageVersion(),
+    gitCommit: options.gitCommit,
+    identity,
+    nodeIP: `${options.publicIp ?? DEFAULT_PUBLIC_IP}:${options.stakingPort ?? DEFAULT_STAKING_PORT}`,
+  });
+  const monitor = new HealthMonitor(healthChecks(chainRoutes));
+  const routes: Record<string, Dispatch> = {
+    ...chainRoutes,
+    [PATHS.info]: info.dispatch,
+    [PATHS.health]: createHealthApi(monitor).dispatch,
+  };
+  const notes: string[] = [`Node ID ${identity.nodeID}`];
+  if (authority !== undefined) {
+    routes[PATHS.auth] = createAuthApi(authority).dispatch;
+    notes.push(`API authorization required: get a token with auth.newToken at ${PATHS.auth}, send it as "Authorization: Bearer <token>"`);
+  }
+  return {
+    routes,
+    getRoutes: healthGetRoutes(monitor),
+    authorize: authority === undefined ? undefined : bearerCheck(authority),
+    identity,
+    notes,
+  };
+}
+
+/** The password of `--api-auth-required`: given, or read from its file; trimmed. */
+async function authPassword(options: ManagementOptions): Promise<string> {
+  if (options.apiAuthPassword !== undefined) return options.apiAuthPassword.trim();
+  const file = options.apiAuthPasswordFile;
+  if (file === undefined || file === "") throw new AuthError("--api-auth-required needs --api-auth-password-file");
+  try {
+    return (await fs.readFile(file, "utf8")).trim();
+  } catch (error) {
+    throw new AuthError(`cannot read the API auth password file ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function stakingOptions(options: ManagementOptions): StakingOptions {
+  const dir = options.stakingDir ?? (options.dbDir === undefined ? undefined : path.join(options.dbDir, "staking"));
+  return { dir, certFile: options.stakingTlsCertFile, keyFile: options.stakingTlsKeyFile };
+}
+
+/** The HTTP server's `authorize`: the request's bearer token checked by `authority`. */
+function bearerCheck(authority: ApiAuthority): Authorize {
+  return async (requestPath, headers) => {
+    try {
+      await authority.authorize(requestPath, headers.authorization);
+      return undefined;
+    } catch (error) {
+      if (error instanceof AuthError) return error.message;
+      throw error;
+    }
+  };
+}
+
+/**
+ * A check per chain served, healthy once the chain answers a call over its own API (its
+ * message tells the call and the answer), part of the health and readiness reports; and the
+ * liveness check of the node itself.
+ */
+function healthChecks(chainRoutes: Record<string, Dispatch>): HealthCheck[] {
+  const started = new Date();
+  const probe = (name: string, routePath: string, method: string, params: unknown): HealthCheck[] => {
+    const dispatch = chainRoutes[routePath];
+    if (dispatch === undefined) return [];
+    return [{ name, kinds: ["health", "readiness"], run: async () => ({ path: routePath, method, result: await dispatch(method, params) }) }];
+  };
+  return [
+    ...probe("C", PATHS.contractRpc, "eth_blockNumber", []),
+    ...probe("X", PATHS.exchange, "avm.getTxFee", {}),
+    { name: "node", kinds: ["health", "liveness"], run: () => Promise.resolve({ startedAt: started.toISOString() }) },
+  ];
+}

@@ -1,0 +1,218 @@
+/**
+ * The flags of `nativekit node`: their table (name, kind, default, help), the parser that turns
+ * the command line into the node's options, and the usage text listing every flag with its
+ * default. Boolean flags take `--flag`, `--flag=true` or `--flag=false`, as the reference node's.
+ */
+import { isIP } from "node:net";
+import { parseArgs } from "node:util";
+
+import { isCb58 } from "../encoding";
+import { DEFAULT_HOST, DEFAULT_PORT } from "./http-server";
+import { DEFAULT_PUBLIC_IP, DEFAULT_STAKING_PORT } from "./management";
+
+/** Default directory of the IPC sockets (`--ipcs-path`). */
+export const DEFAULT_IPCS_PATH = "/tmp";
+
+/**
+ * Options the `node` subcommand passes to the engine factory: only the flags given. The index,
+ * IPC, admin and manual-network flags are parsed and passed on for the APIs that use them.
+ */
+export interface CreateNodeOptions {
+  /** Chain ID asked for with `--chain-id`; absent means the engine's default. */
+  chainId?: number;
+  /** `--api-auth-required`: every API but /ext/auth needs a bearer token. */
+  apiAuthRequired?: boolean;
+  /** `--api-auth-password-file`: the file holding the auth password. */
+  apiAuthPasswordFile?: string;
+  /** `--db-dir`: the node's data directory. */
+  dbDir?: string;
+  /** `--staking-dir`: where the staking certificate and keys are kept (default `<db-dir>/staking`). */
+  stakingDir?: string;
+  /** `--staking-tls-cert-file` / `--staking-tls-key-file`: the staking certificate and key (PEM). */
+  stakingTlsCertFile?: string;
+  stakingTlsKeyFile?: string;
+  /** `--index-enabled`: index every accepted container. */
+  indexEnabled?: boolean;
+  /** `--index-allow-incomplete`: allow starting without the index after running with it. */
+  indexAllowIncomplete?: boolean;
+  /** `--api-ipcs-enabled`: serve the IPC API. */
+  apiIpcsEnabled?: boolean;
+  /** `--ipcs-path`: directory of the IPC sockets (default /tmp). */
+  ipcsPath?: string;
+  /** `--chainevm-admin-api-enabled`: serve the contract chain's admin API. */
+  chainEvmAdminApiEnabled?: boolean;
+  /** Manual-network flags: the node's public IP and staking port, its network and bootstrappers. */
+  publicIp?: string;
+  stakingPort?: number;
+  networkId?: number;
+  bootstrapIps?: string[];
+  bootstrapIds?: string[];
+}
+
+export interface NodeArgs {
+  port: number;
+  host: string;
+  silent: boolean;
+  options: CreateNodeOptions;
+}
+
+type Kind = "boolean" | "string" | "path" | "port" | "integer" | "ip" | "ip-list" | "node-id-list";
+
+interface Flag {
+  kind: Kind;
+  /** The option it sets (or a field of `NodeArgs`). */
+  key: keyof CreateNodeOptions | "port" | "host" | "silent";
+  defaultText: string;
+  help: string;
+}
+
+const FLAGS: Readonly<Record<string, Flag>> = {
+  port: { kind: "port", key: "port", defaultText: String(DEFAULT_PORT), help: "HTTP port, 0 for any free port" },
+  "http-port": { kind: "port", key: "port", defaultText: String(DEFAULT_PORT), help: "same as --port (the reference node's name)" },
+  host: { kind: "string", key: "host", defaultText: DEFAULT_HOST, help: "interface to listen on; 0.0.0.0 exposes the node and its public test keys" },
+  "chain-id": { kind: "integer", key: "chainId", defaultText: "43112", help: "chain ID of the contract chain" },
+  silent: { kind: "boolean", key: "silent", defaultText: "false", help: "do not print the JSON-RPC methods called" },
+  "api-auth-required": { kind: "boolean", key: "apiAuthRequired", defaultText: "false", help: "every API but /ext/auth needs Authorization: Bearer <token>" },
+  "api-auth-password-file": { kind: "path", key: "apiAuthPasswordFile", defaultText: "(none)", help: "file holding the auth password (trimmed); required with --api-auth-required" },
+  "db-dir": { kind: "path", key: "dbDir", defaultText: "(none: in memory)", help: "the node's data directory" },
+  "staking-dir": { kind: "path", key: "stakingDir", defaultText: "<db-dir>/staking, else one per process", help: "where the staking certificate and keys are kept" },
+  "staking-tls-cert-file": { kind: "path", key: "stakingTlsCertFile", defaultText: "<staking-dir>/staker.crt", help: "staking TLS certificate (PEM); its hash is the node ID" },
+  "staking-tls-key-file": { kind: "path", key: "stakingTlsKeyFile", defaultText: "<staking-dir>/staker.key", help: "key of the staking certificate (PEM)" },
+  "index-enabled": { kind: "boolean", key: "indexEnabled", defaultText: "false", help: "index every accepted container (/ext/index/...)" },
+  "index-allow-incomplete": { kind: "boolean", key: "indexAllowIncomplete", defaultText: "false", help: "allow an incomplete index" },
+  "api-ipcs-enabled": { kind: "boolean", key: "apiIpcsEnabled", defaultText: "false", help: "serve the IPC API (/ext/ipcs)" },
+  "ipcs-path": { kind: "path", key: "ipcsPath", defaultText: DEFAULT_IPCS_PATH, help: "directory of the IPC sockets" },
+  "chainevm-admin-api-enabled": { kind: "boolean", key: "chainEvmAdminApiEnabled", defaultText: "false", help: "serve the contract chain's admin API (/ext/bc/C/admin)" },
+  "public-ip": { kind: "ip", key: "publicIp", defaultText: DEFAULT_PUBLIC_IP, help: "public IP this node reports (info.getNodeIP)" },
+  "staking-port": { kind: "port", key: "stakingPort", defaultText: String(DEFAULT_STAKING_PORT), help: "staking port this node reports (info.getNodeIP)" },
+  "network-id": { kind: "integer", key: "networkId", defaultText: "12345", help: "network ID (manual networks; kept in the options)" },
+  "bootstrap-ips": { kind: "ip-list", key: "bootstrapIps", defaultText: "(none)", help: "comma-separated host:port of the nodes to bootstrap from" },
+  "bootstrap-ids": { kind: "node-id-list", key: "bootstrapIds", defaultText: "(none)", help: "comma-separated NodeID-... of those nodes, in the same order" },
+};
+
+export const NODE_USAGE = `Usage: nativekit node [options]
+
+Start a local simulation of a node (exchange chain, contract chain, keystore, info, health and,
+with --api-auth-required, auth), with funded test accounts, serving JSON-RPC 2.0 over HTTP on the
+node's usual paths (/ext/bc/C/rpc, /ext/bc/X, /ext/info, ...). Boolean flags take --flag,
+--flag=true or --flag=false.
+
+Options:
+${Object.entries(FLAGS)
+  .map(([name, flag]) => {
+    const value = flag.kind === "boolean" ? "[=true|false]" : ` <${flag.kind === "path" ? "path" : flag.kind.endsWith("list") ? "list" : flag.kind === "port" || flag.kind === "integer" ? "n" : "value"}>`;
+    return `  --${name}${value}\n      ${flag.help} (default ${flag.defaultText})`;
+  })
+  .join("\n")}
+  --help, -h
+      show this help
+`;
+
+/** Parses the arguments of `nativekit node`: the options, "help", or an error message. */
+export function parseNodeArgs(args: readonly string[]): NodeArgs | "help" | { error: string } {
+  const { tokens } = parseArgs({
+    args: [...args],
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+    options: {
+      ...Object.fromEntries(Object.entries(FLAGS).map(([name, flag]) => [name, { type: flag.kind === "boolean" ? "boolean" : "string" }])),
+      help: { type: "boolean", short: "h" },
+    } as Record<string, { type: "boolean" | "string"; short?: string }>,
+  });
+
+  const result: NodeArgs = { port: DEFAULT_PORT, host: DEFAULT_HOST, silent: false, options: {} };
+  const values: Record<string, unknown> = {};
+  for (const token of tokens) {
+    if (token.kind === "positional") return { error: `unexpected argument "${token.value}"` };
+    if (token.kind === "option-terminator") continue;
+    const { name, rawName } = token;
+    if (name === "help") return "help";
+    const flag = FLAGS[name];
+    if (flag === undefined) {
+      return { error: `unknown option ${rawName}` };
+    }
+    const value = token.value;
+    let parsed: unknown;
+    if (flag.kind === "boolean") {
+      if (value === undefined) parsed = true;
+      else if (value === "true" || value === "false") parsed = value === "true";
+      else return { error: `invalid ${rawName}=${JSON.stringify(value)}: expected true or false` };
+    } else {
+      // Without a value, or with the next option taken as its value (`--port --host x`).
+      if (value === undefined || (!token.inlineValue && value.startsWith("--"))) return { error: `${rawName} needs a value` };
+      const checked = parseValue(flag.kind, value, rawName);
+      if (checked instanceof Refusal) return { error: checked.message };
+      parsed = checked;
+    }
+    values[flag.key] = parsed;
+  }
+
+  const { port, host, silent, ...options } = values;
+  if (port !== undefined) result.port = port as number;
+  if (host !== undefined) result.host = host as string;
+  if (silent !== undefined) result.silent = silent as boolean;
+  result.options = options as CreateNodeOptions;
+  return checkTogether(result);
+}
+
+/** Rules between flags. */
+function checkTogether(result: NodeArgs): NodeArgs | { error: string } {
+  const o = result.options;
+  if (o.apiAuthRequired === true && o.apiAuthPasswordFile === undefined) {
+    return { error: "--api-auth-required needs --api-auth-password-file <path>" };
+  }
+  if ((o.stakingTlsCertFile === undefined) !== (o.stakingTlsKeyFile === undefined)) {
+    return { error: "--staking-tls-cert-file and --staking-tls-key-file must be given together" };
+  }
+  const ips = o.bootstrapIps?.length ?? 0;
+  const ids = o.bootstrapIds?.length ?? 0;
+  if (ips !== ids) return { error: `--bootstrap-ids names ${ids} node(s) but --bootstrap-ips ${ips}: give one ID per IP, in the same order` };
+  return result;
+}
+
+/** A flag value refused, with the reason. */
+class Refusal {
+  constructor(readonly message: string) {}
+}
+
+function parseValue(kind: Kind, value: string, rawName: string): string | number | string[] | Refusal {
+  const invalid = (expected: string) => new Refusal(`invalid ${rawName} ${JSON.stringify(value)}: expected ${expected}`);
+  switch (kind) {
+    case "port":
+      return /^\d+$/.test(value) && Number(value) <= 65535 ? Number(value) : invalid("an integer from 0 to 65535");
+    case "integer":
+      return /^\d+$/.test(value) && Number(value) >= 1 && Number.isSafeInteger(Number(value))
+        ? Number(value)
+        : invalid(`a positive integer up to ${Number.MAX_SAFE_INTEGER}`);
+    case "string":
+    case "path":
+      return value.trim() === "" ? new Refusal(`invalid ${rawName}: the ${kind === "path" ? "path" : "host"} must not be empty`) : value.trim();
+    case "ip":
+      return isIP(value) !== 0 ? value : invalid("an IP address such as 127.0.0.1");
+    case "ip-list": {
+      const list = splitList(value);
+      return list.every(isHostPort) ? list : invalid('comma-separated IP:port pairs such as "127.0.0.1:9651"');
+    }
+    case "node-id-list": {
+      const list = splitList(value);
+      return list.every((id) => id.startsWith("NodeID-") && isCb58(id.slice("NodeID-".length), 20))
+        ? list
+        : invalid('comma-separated node IDs such as "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"');
+    }
+    default:
+      return invalid("a value");
+  }
+}
+
+function splitList(value: string): string[] {
+  return value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+}
+
+function isHostPort(text: string): boolean {
+  const at = text.lastIndexOf(":");
+  if (at <= 0) return false;
+  const host = text.slice(0, at).replace(/^\[(.*)\]$/, "$1");
+  const port = text.slice(at + 1);
+  return isIP(host) !== 0 && /^\d+$/.test(port) && Number(port) <= 65535;
+}
