@@ -14,6 +14,9 @@ import { IN_PROCESS_URL, NATIVEKIT_NETWORK, resolveNativekitConfig } from "./con
 import { NativeHardhatProvider } from "./provider";
 import "./solcjs";
 import "./tasks";
+// The side-effect import keeps the matchers' type declarations (changeAssetBalance) in the
+// published .d.ts, so a user's TypeScript knows them.
+import "./matchers";
 import { registerChaiMatchers } from "./matchers";
 import { useFixedGasSigners } from "./fixed-gas-signers";
 
