@@ -7,7 +7,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 const root = path.join(__dirname, "..");
-const compiled = path.join(root, "dist", "src", "node", "main.js");
+const compiled = path.join(root, "dist", "src", "cli", "main.js");
 const sources = path.join(root, "src");
 
 function newestMtime(dir) {
@@ -31,5 +31,5 @@ if (buildIsCurrent()) {
   require(compiled).main();
 } else {
   require("ts-node").register({ transpileOnly: true, project: path.join(root, "tsconfig.json") });
-  require(path.join(sources, "node", "main.ts")).main();
+  require(path.join(sources, "cli", "main.ts")).main();
 }

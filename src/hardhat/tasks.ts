@@ -24,8 +24,8 @@ task("nativekit:node", "Serves the nativekit simulator over HTTP on /ext/bc/C/rp
   .addOptionalParam("port", "Port to listen on", 9650, types.int)
   .addOptionalParam("host", "Address to bind", "127.0.0.1", types.string)
   .setAction(async (args: { port: number; host: string }, hre) => {
-    const { runCli, processSignals } = await import("../node/cli");
-    const { startCliNode } = await import("../node/main");
+    const { runCli, processSignals } = await import("../cli/cli");
+    const { startCliNode } = await import("../cli/main");
     const options = networkEngineOptions(hre.config.nativekit, (line) => console.log(line));
     const code = await runCli(["node", "--port", String(args.port), "--host", args.host], {
       createNode: () => startCliNode(options),

@@ -4,7 +4,7 @@ import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_C_BALANCE, LOCAL_TEST_KEY
 import { privateKeyToAddresses } from "../../src/encoding";
 import type { HttpNode } from "../../src/node/http-server";
 import { startLocalNode, type LocalNode } from "../helpers/local-node";
-import { runTransferCommand } from "../../src/node/transfer-command";
+import { runTransferCommand } from "../../src/cli/transfer-command";
 
 const ewoq = privateKeyToAddresses(LOCAL_TEST_KEY, "local");
 const credentials = { username: "tester", password: "a-fine-password-7" };

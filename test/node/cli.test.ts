@@ -4,7 +4,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 
-import { type CliDeps, type CliNode, type CreateNodeOptions, formatCoin, runCli, type SignalName } from "../../src/node/cli";
+import { type CliDeps, type CliNode, type CreateNodeOptions, formatCoin, runCli, type SignalName } from "../../src/cli/cli";
 
 const ACCOUNT = {
   address: "0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC",

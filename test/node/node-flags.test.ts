@@ -1,6 +1,6 @@
 import { expect } from "chai";
 
-import { NODE_USAGE, parseNodeArgs } from "../../src/node/node-flags";
+import { NODE_USAGE, parseNodeArgs } from "../../src/cli/node-flags";
 
 const optionsOf = (args: string[]) => {
   const parsed = parseNodeArgs(args);

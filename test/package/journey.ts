@@ -308,7 +308,7 @@ function checkTarball(unpacked: string, pkg: PackageJson): void {
     return !fs.existsSync(path.join(REPO, source));
   });
   check(stale.length === 0, `dist/ has files with no source in src/ (a stale build): ${stale.slice(0, 5).join(", ")}`);
-  check(files.includes("dist/src/hardhat/index.js") && files.includes("dist/src/node/main.js"), "dist/ lacks the Hardhat plugin or the CLI");
+  check(files.includes("dist/src/hardhat/index.js") && files.includes("dist/src/cli/main.js"), "dist/ lacks the Hardhat plugin or the CLI");
 
   // Every package the shipped code, declarations and contracts import must be declared, or a
   // user's install does not bring it (a devDependency is not installed for them).

@@ -7,9 +7,9 @@
  * the code it resolves to.
  */
 import { runTransferCommand, TRANSFER_USAGE } from "./transfer-command";
-import { type Authorize, type Dispatch, type GetHandler, type HttpNode, startHttpNode } from "./http-server";
+import { type Authorize, type Dispatch, type GetHandler, type HttpNode, startHttpNode } from "../node/http-server";
 import { type CreateNodeOptions, NODE_USAGE, parseNodeArgs } from "./node-flags";
-import { readPackageVersion } from "./package-version";
+import { readPackageVersion } from "../node/package-version";
 
 export { type CreateNodeOptions, NODE_USAGE, parseNodeArgs } from "./node-flags";
 

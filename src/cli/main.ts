@@ -1,7 +1,7 @@
 import { getAddress } from "ethers";
 import { runCli, processSignals, type CliNode } from "./cli";
-import type { LocalNetworkOptions } from "./local-network";
-import { createLocalNode } from "./local-node";
+import type { LocalNetworkOptions } from "../node/local-network";
+import { createLocalNode } from "../node/local-node";
 
 /** Entry point of the `nativekit` command. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {

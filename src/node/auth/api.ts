@@ -7,9 +7,9 @@
  * documents (`success (bool)`) and what the legacy SDK (avalanche 3.x) reads; recent reference
  * nodes answer `{}`.
  */
-import { RpcApi, serverError, type RpcError } from "../rpc";
-import { AuthError } from "./auth-errors";
-import type { ApiAuthority } from "./auth-tokens";
+import { RpcApi, serverError, type RpcError } from "../../rpc";
+import { AuthError } from "./errors";
+import type { ApiAuthority } from "./tokens";
 
 export const AUTH_METHODS = ["auth.newToken", "auth.revokeToken", "auth.changePassword"] as const;
 

@@ -14,7 +14,7 @@ import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
 import { argon2id } from "hash-wasm";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 
-import { AuthError } from "./auth-errors";
+import { AuthError } from "./errors";
 
 export const MAX_AUTH_PASSWORD_LENGTH = 1024;
 /** zxcvbn score a password needs (0 to 4): "OK" in the reference node's scale. */

@@ -15,8 +15,8 @@
 import { randomBytes } from "node:crypto";
 import { SignJWT, errors as joseErrors, jwtVerify } from "jose";
 
-import { AUTH_MESSAGES, AuthError } from "./auth-errors";
-import { PasswordHash, checkNewPassword, isStrongEnough } from "./auth-password";
+import { AUTH_MESSAGES, AuthError } from "./errors";
+import { PasswordHash, checkNewPassword, isStrongEnough } from "./password";
 
 /** Lifetime of a token: 12 hours, as on the reference node. */
 export const TOKEN_LIFETIME_SECONDS = 12 * 60 * 60;

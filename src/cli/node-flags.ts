@@ -7,8 +7,8 @@ import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 
 import { isCb58 } from "../encoding";
-import { DEFAULT_HOST, DEFAULT_PORT } from "./http-server";
-import { DEFAULT_PUBLIC_IP, DEFAULT_STAKING_PORT } from "./management";
+import { DEFAULT_HOST, DEFAULT_PORT } from "../node/http-server";
+import { DEFAULT_PUBLIC_IP, DEFAULT_STAKING_PORT } from "../node/management";
 
 /** Default directory of the IPC sockets (`--ipcs-path`). */
 export const DEFAULT_IPCS_PATH = "/tmp";

@@ -1,0 +1,84 @@
+import { expect } from "chai";
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * The layers of ../shared/design/architecture.md, as the imports of src/ must follow them: each
+ * folder and the folders it may import. Ground (encoding, crypto, network identifiers) and the
+ * protocol (rpc) at the bottom; the domain (engine, exchange chain, atomic memory, keystore,
+ * then the contract chain's atomic side); the node; the adapters (clients, flows, deploy,
+ * Hardhat, the command line) on the public surfaces. No import runs up.
+ */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  encoding: [],
+  crypto: ["encoding"],
+  network: ["encoding"],
+  rpc: [],
+  atomic: ["encoding"],
+  keystore: ["encoding", "crypto", "rpc"],
+  engine: ["encoding", "crypto", "network", "rpc"],
+  xchain: ["encoding", "crypto", "network", "rpc", "atomic", "keystore"],
+  cchain: ["encoding", "crypto", "network", "rpc", "atomic", "keystore", "engine", "xchain"],
+  node: ["encoding", "crypto", "network", "rpc", "atomic", "keystore", "engine", "xchain", "cchain"],
+  clients: ["encoding", "network"],
+  flows: ["encoding", "network", "clients"],
+  deploy: ["encoding", "network"],
+  hardhat: ["encoding", "crypto", "network", "rpc", "engine", "flows", "deploy", "cli"],
+  cli: ["encoding", "network", "rpc", "node", "clients", "flows"],
+};
+
+const SRC = path.join(__dirname, "..", "..", "src");
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith(".ts") ? [full] : [];
+  });
+}
+
+/** The top folder of src/ a file belongs to ("" for src/index.ts). */
+function folderOf(file: string): string {
+  const relative = path.relative(SRC, file).split(path.sep);
+  return relative.length === 1 ? "" : relative[0]!;
+}
+
+/** The src/ folders a file imports (static `from "…"` and dynamic `import("…")`), other than its own. */
+function importedFolders(file: string): { folder: string; specifier: string }[] {
+  const text = fs.readFileSync(file, "utf8");
+  const found: { folder: string; specifier: string }[] = [];
+  for (const match of text.matchAll(/(?:from\s+|import\s*\(\s*)"(\.[^"]+)"/g)) {
+    const target = path.resolve(path.dirname(file), match[1]!);
+    if (!target.startsWith(SRC + path.sep)) continue;
+    // "../encoding" names a folder (its index.ts), "../engine/chain" a file in one.
+    const folder = path.relative(SRC, target).split(path.sep)[0]!;
+    if (folder !== folderOf(file)) found.push({ folder, specifier: match[1]! });
+  }
+  return found;
+}
+
+describe("architecture: the layers of src/", () => {
+  const files = sourceFiles(SRC);
+
+  it("knows every folder of src/", () => {
+    const folders = new Set(files.map(folderOf).filter((f) => f !== ""));
+    expect([...folders].sort()).to.deep.equal(Object.keys(MAY_IMPORT).sort());
+  });
+
+  it("has no import that runs up a layer or sideways into a folder not below it", () => {
+    const violations: string[] = [];
+    for (const file of files) {
+      const folder = folderOf(file);
+      if (folder === "") continue; // the package entry re-exports every layer
+      for (const { folder: target, specifier } of importedFolders(file)) {
+        if (!MAY_IMPORT[folder]!.includes(target)) violations.push(`${path.relative(SRC, file)} imports ${specifier} (${folder} -> ${target})`);
+      }
+    }
+    expect(violations).to.deep.equal([]);
+  });
+
+  it("keeps source files to about 500 lines, one concept each", () => {
+    const long = files.map((file) => ({ file: path.relative(SRC, file), lines: fs.readFileSync(file, "utf8").split("\n").length })).filter((f) => f.lines > 520);
+    expect(long).to.deep.equal([]);
+  });
+});
