@@ -7,7 +7,8 @@
  * the code it resolves to.
  */
 import { runTransferCommand, TRANSFER_USAGE } from "./transfer-command";
-import { type Authorize, type Dispatch, type GetHandler, type HttpNode, startHttpNode } from "../node/http-server";
+import { type Authorize, type GetHandler, type HttpNode, startHttpNode } from "../node/http-server";
+import type { Dispatch } from "../rpc/types";
 import { type CreateNodeOptions, NODE_USAGE, parseNodeArgs } from "./node-flags";
 import { readPackageVersion } from "../node/package-version";
 

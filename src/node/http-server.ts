@@ -16,7 +16,6 @@ import type { Eip1193Provider, RequestArguments } from "../rpc/types";
 import { type JsonRpcLimits, errorResponse, handleJsonRpcBody } from "../rpc/framing";
 import type { Dispatch } from "../rpc/types";
 
-export type { Dispatch } from "../rpc/types";
 
 /** Default port of a local node of the reference network. */
 export const DEFAULT_PORT = 9650;

@@ -3,7 +3,8 @@ import * as http from "node:http";
 
 import { RpcError, RpcErrorCode } from "../../src/rpc/errors";
 import type { Eip1193Provider, RequestArguments } from "../../src/rpc/types";
-import { type Dispatch, type HttpNode, providerDispatch, startHttpNode } from "../../src/node/http-server";
+import { type HttpNode, providerDispatch, startHttpNode } from "../../src/node/http-server";
+import type { Dispatch } from "../../src/rpc/types";
 
 const RPC = "/ext/bc/C/rpc";
 
