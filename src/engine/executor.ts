@@ -6,7 +6,7 @@
 import { createBlock } from "@ethereumjs/block";
 import type { EVMResult } from "@ethereumjs/evm";
 import { createTx, TransactionType, type TypedTxData } from "@ethereumjs/tx";
-import { Account, createZeroAddress, KECCAK256_RLP } from "@ethereumjs/util";
+import { Account, type Address, createZeroAddress, KECCAK256_RLP } from "@ethereumjs/util";
 import { runTx, type RunTxResult } from "@ethereumjs/vm";
 import type { BlockTime } from "./block-time";
 import type { BlockRecord } from "./chain";
@@ -39,13 +39,8 @@ export class Executor {
     const state = this.state.stateAt(record);
     const vm = isHead ? this.state.vm : await this.state.makeVm(state);
     const from = request.from ?? createZeroAddress();
-    const account = (await state.getAccount(from)) ?? new Account();
     const value = request.value ?? 0n;
-    if (account.balance < value) {
-      throw new TransactionRejectedError(
-        `insufficient funds for transfer: address ${from.toString()} has ${account.balance} wei, the call sends ${value}`,
-      );
-    }
+    const account = await senderAccount(state, from, value);
     const gasPrice = request.gasPrice ?? request.maxFeePerGas ?? 0n;
     // Like geth, a call that names no fee runs at base fee 0, so it needs no balance for gas.
     const baseFee = gasPrice === 0n ? 0n : this.time.nextBlockBaseFee();
@@ -102,6 +97,12 @@ export class Executor {
     const hasData = request.data !== undefined && request.data.length > 0;
     if (!hasData && request.to !== undefined && request.accessList === undefined && !isPrecompileAddress(request.to.bytes)) {
       if ((await state.getCode(request.to)).length === 0) {
+        const feeCap = request.gasPrice ?? request.maxFeePerGas ?? 0n;
+        if (feeCap === 0n) {
+          // Without a fee nothing can fail but the value: no execution needed.
+          await senderAccount(state, request.from ?? createZeroAddress(), request.value ?? 0n);
+          return 21_000n;
+        }
         await this.execute({ ...request, gas: 21_000n }, record, 21_000n).then((o) => {
           if (o.error !== undefined) throw new ExecutionFailedError(o.error, o.returnValue);
         });
@@ -158,4 +159,17 @@ function outcomeOf(result: EVMResult & { totalGasSpent?: bigint }): CallOutcome 
     error: error?.error,
     reverted: error?.error === "revert",
   };
+}
+
+/** The sender's account, once it is known to hold the value a call or transfer sends. */
+async function senderAccount(state: AccountReader, from: Address, value: bigint): Promise<Account> {
+  const account = (await state.getAccount(from)) ?? new Account();
+  if (account.balance < value) {
+    throw new TransactionRejectedError(`insufficient funds for transfer: address ${from.toString()} has ${account.balance} wei, the call sends ${value}`);
+  }
+  return account;
+}
+
+interface AccountReader {
+  getAccount(address: Address): Promise<Account | undefined>;
 }
