@@ -36,6 +36,15 @@ describe("standard JSON-RPC: estimates and errors as geth gives them", () => {
       expect(await chain.provider.estimateGas({ from, to, value: 1n })).to.equal(21_000n);
     });
 
+    it("refuses to estimate a plain transfer of more than the sender holds, with or without a fee", async () => {
+      const poor = "0x000000000000000000000000000000000000dead";
+      for (const fee of [{}, { maxFeePerGas: "0x5d21dba000" }]) {
+        const error = await rejection(chain.rpc("eth_estimateGas", [{ from: poor, to, value: "0x1", ...fee }]));
+        expect(error.code).to.equal(-32000);
+        expect(error.message).to.match(/insufficient funds/);
+      }
+    });
+
     it("eth_sendTransaction of a plain transfer without gas uses a 21000 gas limit", async () => {
       const hash = (await chain.rpc("eth_sendTransaction", [{ from, to, value: "0x1" }])) as string;
       expect(((await chain.rpc("eth_getTransactionByHash", [hash])) as Json).gas).to.equal("0x5208");
