@@ -2,13 +2,15 @@
  * Shared by the suite benchmark's test files: counts the transactions a suite sends and, once
  * it has run, prints one line the benchmark reads:
  *
- *   [bench-suite] {"suite":"erc20","network":"nativekit","tests":34,"sent":80,"rejected":6}
+ *   [bench-suite] {"suite":"erc20","network":"nativekit","tests":39,"sent":51,"rejected":0,"providerInitMs":..,"testsMs":..}
  *
  * `sent` counts eth_sendTransaction / eth_sendRawTransaction requests answered with a hash
  * (with automine, each is a mined transaction); `rejected` those answered with an error (on
  * Hardhat's network a reverting transaction is mined and then reported as an error; on a
  * network where the signer estimates gas first, a reverting one is refused before it is sent).
  */
+import { performance } from "node:perf_hooks";
+
 import hre from "hardhat";
 
 export const RESULT_MARKER = "[bench-suite]";
@@ -20,6 +22,10 @@ export interface SuiteResultLine {
   tests: number;
   sent: number;
   rejected: number;
+  /** Time of the network's first answer (the provider is created lazily, on first use). */
+  providerInitMs: number;
+  /** Time from then to the end of the file's last test: the tests' own time. */
+  testsMs: number;
 }
 
 const TX_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction"]);
@@ -51,11 +57,18 @@ export function countTransactions(suite: string): void {
   provider.send = (method: string, params?: unknown[]) => counted(method, () => send(method, params));
 
   let tests = 0;
-  before(function () {
+  let providerInitMs = 0;
+  let testsStarted = 0;
+  before(async function () {
     tests = this.test?.parent?.total() ?? 0;
+    const t0 = performance.now();
+    await request({ method: "eth_chainId" });
+    testsStarted = performance.now();
+    providerInitMs = testsStarted - t0;
   });
   after(() => {
-    const line: SuiteResultLine = { suite, network: hre.network.name, tests, ...counts };
+    const testsMs = performance.now() - testsStarted;
+    const line: SuiteResultLine = { suite, network: hre.network.name, tests, ...counts, providerInitMs, testsMs };
     console.log(`${RESULT_MARKER} ${JSON.stringify(line)}`);
   });
 }
