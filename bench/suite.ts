@@ -182,8 +182,12 @@ export interface SuiteReport {
     /** The tests' own time (from the network's first answer to the last test), medians, and its ratio. */
     medianTestsMs: Record<SuiteNetwork, number>;
     testsRatio: number;
+    /** Time to the network's first answer (its provider is created then), medians. */
+    medianProviderInitMs: Record<SuiteNetwork, number>;
     /** Transactions of one run (eth_sendTransaction answered with a hash; with an error). */
     transactions: Record<SuiteNetwork, { sent: number; rejected: number }>;
+    /** eth_estimateGas requests of one run. */
+    estimates: Record<SuiteNetwork, number>;
   };
   wrapped?: {
     nativekit: SuiteRun[];
@@ -244,7 +248,9 @@ export async function measureSuites(runs: number, withWrapped: boolean): Promise
       ok: ratio <= GOALS.ratioMax,
       medianTestsMs: { nativekit: tests(nk), hardhat: tests(hh) },
       testsRatio: tests(nk) / tests(hh),
+      medianProviderInitMs: { nativekit: median(nk.map((x) => x.result.providerInitMs)), hardhat: median(hh.map((x) => x.result.providerInitMs)) },
       transactions: { nativekit: txs(nk), hardhat: txs(hh) },
+      estimates: { nativekit: nk[0]!.result.estimates, hardhat: hh[0]!.result.estimates },
     },
   };
   if (withWrapped) {
@@ -276,7 +282,10 @@ export function printSuiteTable(r: SuiteReport): void {
       `ratio ${e.ratio.toFixed(2)} (goal ${e.goal}, aim ${e.aim}) ${e.ok ? "OK" : "ABOVE GOAL"}`,
     `  tests' own time     nativekit ${s(e.medianTestsMs.nativekit)}    hardhat ${s(e.medianTestsMs.hardhat)}    ratio ${e.testsRatio.toFixed(2)} ` +
       `(from the network's first answer to the end of the last test; the rest of the wall is start-up)`,
+    `  network start       nativekit ${s(e.medianProviderInitMs.nativekit)}    hardhat ${s(e.medianProviderInitMs.hardhat)}    ` +
+      `(the provider's creation, in the tests' process: first request to its answer)`,
     `  transactions        nativekit ${txs(e.transactions.nativekit)}; hardhat ${txs(e.transactions.hardhat)}`,
+    `  eth_estimateGas     nativekit ${e.estimates.nativekit}; hardhat ${e.estimates.hardhat} (hardhat-ethers estimates before each transaction unless the network is "hardhat" with a fixed gas)`,
     `  runs (wall)         nativekit ${e.nativekit.map((x) => s(x.wallMs)).join(", ")}; hardhat ${e.hardhat.map((x) => s(x.wallMs)).join(", ")}`,
   ];
   if (r.wrapped !== undefined) {

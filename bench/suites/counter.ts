@@ -22,6 +22,8 @@ export interface SuiteResultLine {
   tests: number;
   sent: number;
   rejected: number;
+  /** eth_estimateGas requests (hardhat-ethers' signer sends one before each transaction unless it has a fixed gas limit). */
+  estimates: number;
   /** Time of the network's first answer (the provider is created lazily, on first use). */
   providerInitMs: number;
   /** Time from then to the end of the file's last test: the tests' own time. */
@@ -39,8 +41,9 @@ type RequestArgs = { method: string; params?: unknown[] | object };
  */
 export function countTransactions(suite: string): void {
   const provider = hre.network.provider;
-  const counts = { sent: 0, rejected: 0 };
+  const counts = { sent: 0, rejected: 0, estimates: 0 };
   const counted = async <T>(method: string, call: () => Promise<T>): Promise<T> => {
+    if (method === "eth_estimateGas") counts.estimates++;
     if (!TX_METHODS.has(method)) return call();
     try {
       const result = await call();

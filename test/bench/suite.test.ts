@@ -26,7 +26,7 @@ describe("bench: the suite benchmark", function () {
     const output = [
       "  SuiteToken",
       "\u001b[32m    ✔ works\u001b[0m",
-      '[bench-suite] {"suite":"erc20","network":"hardhat","tests":39,"sent":51,"rejected":15,"providerInitMs":1,"testsMs":2}',
+      '[bench-suite] {"suite":"erc20","network":"hardhat","tests":39,"sent":51,"rejected":15,"estimates":0,"providerInitMs":1,"testsMs":2}',
       "",
       "  37 passing (3s)",
       "  1 pending",
@@ -49,13 +49,15 @@ describe("bench: the suite benchmark", function () {
       // first) or mined reverting and reported (Hardhat's network sends with a fixed gas).
       expect(run.result.sent).to.equal(8);
       expect(run.result.rejected).to.equal(network === "hardhat" ? 2 : 0);
+      // nativekit's network is not named "hardhat", so hardhat-ethers estimates gas before each send.
+      expect(run.result.estimates).to.equal(network === "hardhat" ? 0 : 10);
       expect(run.wallMs).to.be.greaterThan(run.result.testsMs);
     });
   }
 
   it("refuses a run that is not all passing on the named network, whatever its exit code", () => {
     const line = (network: string, tests = 39, sent = 8) =>
-      `[bench-suite] {"suite":"erc20","network":"${network}","tests":${tests},"sent":${sent},"rejected":0,"providerInitMs":1,"testsMs":2}`;
+      `[bench-suite] {"suite":"erc20","network":"${network}","tests":${tests},"sent":${sent},"rejected":0,"estimates":8,"providerInitMs":1,"testsMs":2}`;
     const ok = { code: 0, signal: null };
     const check = (exit: { code: number | null; signal: NodeJS.Signals | null }, output: string, expected = 5) =>
       checkSuiteOutput(ERC20_SUITE, "nativekit", expected, exit, output).problems;
