@@ -358,19 +358,27 @@ function printTable(r: Report): void {
 
 let interrupted = false;
 
-/** `npm run bench -- suite ...`: the suite benchmark (bench/suite.ts). */
-async function suiteMain(argv: string[]): Promise<number> {
-  let options: ReturnType<typeof parseSuiteOptions>;
+/**
+ * Parses a command line with `parse`; on --help prints `usage` and resolves to exit code 0,
+ * on a bad command line prints the error and `usage` and resolves to 2.
+ */
+function commandLine<T>(parse: () => T | "help", usage: string): T | number {
+  let options: T | "help";
   try {
-    options = parseSuiteOptions(argv);
+    options = parse();
   } catch (e) {
-    process.stderr.write(`error: ${(e as Error).message}\n\n${SUITE_USAGE}`);
+    process.stderr.write(`error: ${(e as Error).message}\n\n${usage}`);
     return 2;
   }
-  if (options === "help") {
-    process.stdout.write(SUITE_USAGE);
-    return 0;
-  }
+  if (options !== "help") return options;
+  process.stdout.write(usage);
+  return 0;
+}
+
+/** `npm run bench -- suite ...`: the suite benchmark (bench/suite.ts). */
+async function suiteMain(argv: string[]): Promise<number> {
+  const options = commandLine(() => parseSuiteOptions(argv), SUITE_USAGE);
+  if (typeof options === "number") return options;
   const started = Date.now();
   const report = await measureSuites(options.runs, options.wrapped);
   progress(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -387,17 +395,8 @@ function environment(): Report["environment"] {
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv[0] === "suite") return suiteMain(argv.slice(1));
-  let options: Options | "help";
-  try {
-    options = parseOptions(argv);
-  } catch (e) {
-    process.stderr.write(`error: ${(e as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (options === "help") {
-    process.stdout.write(USAGE);
-    return 0;
-  }
+  const options = commandLine(() => parseOptions(argv), USAGE);
+  if (typeof options === "number") return options;
   const started = Date.now();
   const { peers, rounds } = await measure(options);
   const journey = await measureJourney(3);
