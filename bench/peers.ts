@@ -13,13 +13,17 @@ import { JsonRpcHttpClient, TransportError } from "./rpc-client";
 
 export const REPO_ROOT = path.resolve(__dirname, "..");
 
-export type PeerName = "nativekit" | "hardhat";
+export type PeerName = "nativekit" | "hardhat" | "anvil";
+
+export const PEER_NAMES: readonly PeerName[] = ["nativekit", "hardhat", "anvil"];
 
 export interface PeerSpec {
   name: PeerName;
   /** Human description, e.g. "nativekit node (ts-node)". */
   description: string;
-  /** Arguments to `node` (the same Node.js executable as the benchmark). */
+  /** The executable; the same Node.js as the benchmark's unless given. */
+  command?: string;
+  /** Arguments to `command`. */
   args(port: number): string[];
   /** URL of the JSON-RPC endpoint once listening on `port`. */
   url(port: number): string;
@@ -60,6 +64,36 @@ export function hardhatPeer(): PeerSpec {
     name: "hardhat",
     description: `hardhat ${version} node (EDR)`,
     args: (port) => [bin, "node", "--port", String(port), "--hostname", "127.0.0.1"],
+    url: (port) => `http://127.0.0.1:${port}/`,
+    chainId: 31337n,
+  };
+}
+
+/** The standard test mnemonic: its first account is the one the workloads send from. */
+const TEST_MNEMONIC = "test test test test test test test test test test test junk";
+
+/**
+ * anvil (Foundry), from the `@foundry-rs/anvil` dev dependency: its binary ships inside the
+ * platform's package (`@foundry-rs/anvil-linux-amd64` on Linux x64), installed with the others,
+ * so nothing is downloaded at run time. Started directly (not through the package's Node.js
+ * wrapper), so the pid the benchmark signals is anvil's own.
+ */
+export function anvilPeer(): PeerSpec {
+  const arch = ({ x64: "amd64", arm64: "arm64" } as Record<string, string>)[process.arch] ?? process.arch;
+  const platformPackage = `@foundry-rs/anvil-${process.platform}-${arch}`;
+  let pkg: string;
+  try {
+    pkg = require.resolve(`${platformPackage}/package.json`, { paths: [REPO_ROOT] });
+  } catch {
+    throw new Error(`anvil: the package ${platformPackage} is not installed (it comes with the dev dependency @foundry-rs/anvil: run "npm install")`);
+  }
+  const meta = require(pkg) as { version: string; bin: { anvil: string } };
+  return {
+    name: "anvil",
+    description: `anvil ${meta.version} (${platformPackage})`,
+    command: path.join(path.dirname(pkg), meta.bin.anvil),
+    // One funded, unlocked account of the standard mnemonic: all the workloads use.
+    args: (port) => ["--host", "127.0.0.1", "--port", String(port), "--silent", "--mnemonic", TEST_MNEMONIC, "--accounts", "1", "--balance", "10000"],
     url: (port) => `http://127.0.0.1:${port}/`,
     chainId: 31337n,
   };
@@ -107,7 +141,7 @@ export class PeerProcess {
   ) {
     this.client = new JsonRpcHttpClient(spec.url(port));
     this.spawnedAt = performance.now();
-    this.child = spawn(process.execPath, spec.args(port), {
+    this.child = spawn(spec.command ?? process.execPath, spec.args(port), {
       cwd: REPO_ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, FORCE_COLOR: "0" },

@@ -1,11 +1,16 @@
 /**
- * `npm run bench`: nativekit node against Hardhat 2's `hardhat node` (EDR), side by side in
- * one run, over the same HTTP transport and the same client.
+ * `npm run bench`: nativekit node against Hardhat 2's `hardhat node` (EDR) and anvil (Foundry),
+ * side by side in one run, over the same HTTP transport and the same client.
  *
  *   start-up            spawn -> first answered eth_chainId (median of --startups samples)
- *   transfers/s         ERC-20 transfers with automine, sent and waited for one at a time, in
- *                       rounds that alternate the peers (both running) so load swings hit both
+ *   cold transfers/s    the first --cold ERC-20 transfers on each freshly started node (each
+ *                       start-up sample), as a user's first script or test run meets it
+ *   warm transfers/s    after a warm-up, in rounds that rotate the peers (all running) so load
+ *                       swings hit every one
  *   deposit+withdraw/s  nativekit only: wrap and unwrap a native asset through the precompile
+ *
+ * `npm run bench -- suite` is the suite benchmark instead (bench/suite.ts): a dApp test file
+ * run with `hardhat test` on nativekit's network and on Hardhat's, fresh processes, alternating.
  *
  * Progress goes to stderr; the table (or, with --json, the figures as JSON) to stdout.
  * Exits 0 when everything ran, whether or not the goals were met; 1 if something failed to
@@ -14,33 +19,42 @@
 import * as os from "node:os";
 import { parseArgs } from "node:util";
 
-import { type PeerName, type PeerProcess, type PeerSpec, hardhatPeer, nativekitPeer, startPeer, stopAll } from "./peers";
+import { PEER_NAMES, type PeerName, type PeerProcess, type PeerSpec, anvilPeer, hardhatPeer, nativekitPeer, startPeer, stopAll } from "./peers";
 import { type RoundTripResult, type TransferResult, TransferWorkload, runRoundTrips } from "./scenarios";
+import { SUITE_USAGE, measureSuites, parseSuiteOptions, printSuiteTable, stopSuiteProcesses } from "./suite";
 
 const USAGE = `Usage: npm run bench -- [options]
+       npm run bench -- suite [options]     (the suite benchmark; see --help there)
 
-Measures nativekit node against hardhat node (EDR) over JSON-RPC/HTTP.
+Measures nativekit node against hardhat node (EDR) and anvil over JSON-RPC/HTTP.
 
 Options:
-  --transfers <n>     timed ERC-20 transfers per peer (default 1000)
-  --rounds <n>        split them into n rounds that alternate the peers (default 10)
-  --warmup <n>        transfers first, until the JIT has settled (default 2000); their rate
-                      is reported apart, as the cold figure (round trips warm up with a quarter)
+  --cold <n>          transfers timed from the first one on each freshly started peer, once
+                      per start-up sample; the median is the cold figure (default 300)
+  --transfers <n>     timed ERC-20 transfers per peer once warm (default 1000)
+  --rounds <n>        split them into n rounds that rotate the peers (default 10)
+  --warmup <n>        transfers after the cold ones, before the timed ones, until the JIT has
+                      settled (default 2000; round trips warm up with a quarter)
   --roundtrips <n>    timed deposit+withdraw round trips on nativekit (default 300)
-  --startups <n>      start-up samples per peer, the median is reported (default 3)
+  --startups <n>      start-up samples per peer, each followed by the cold transfers; the
+                      medians are reported (default 3)
   --json              print the figures as JSON instead of the table
   --help, -h          show this help
 `;
 
-/** Goals set for nativekit relative to Hardhat's EDR. */
+/** Goals set for nativekit relative to its peers. */
 const GOALS = {
   /** nativekit start-up / hardhat start-up, at most. */
   startupRatioMax: 0.5,
-  /** nativekit transfers/s / hardhat transfers/s, at least. */
+  /** nativekit transfers/s / the faster peer's transfers/s, at least: cold and warm. */
   transferRatioMin: 1.0,
 };
 
+/** The peers nativekit's transfer rates are compared with (the faster one counts). */
+const RIVALS = ["hardhat", "anvil"] as const;
+
 interface Options {
+  cold: number;
   transfers: number;
   rounds: number;
   warmup: number;
@@ -54,6 +68,7 @@ function parseOptions(argv: string[]): Options | "help" {
     args: argv,
     allowPositionals: true,
     options: {
+      cold: { type: "string" },
       transfers: { type: "string" },
       rounds: { type: "string" },
       warmup: { type: "string" },
@@ -76,6 +91,7 @@ function parseOptions(argv: string[]): Options | "help" {
   const rounds = count("rounds", values.rounds, 10, 1);
   if (rounds > transfers) throw new UsageError(`--rounds ${rounds} is more than --transfers ${transfers}: each round needs at least one transfer`);
   return {
+    cold: count("cold", values.cold, 300, 1),
     transfers,
     rounds,
     warmup: count("warmup", values.warmup, 2000, 0),
@@ -91,6 +107,9 @@ interface PeerFigures {
   description: string;
   startupSamplesMs: number[];
   startupMedianMs: number;
+  /** Cold transfers/s of each start-up sample (a fresh process each), and their median. */
+  coldSamplesPerSecond: number[];
+  coldMedianPerSecond: number;
   transfers?: TransferResult;
   roundTrips?: RoundTripResult;
 }
@@ -103,63 +122,86 @@ const median = (xs: number[]): number => {
 
 const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
+/** The order of the peers in round `r`: rotates, so each goes first as often as the others. */
+const rotation = (r: number): PeerName[] => PEER_NAMES.map((_, i) => PEER_NAMES[(i + r) % PEER_NAMES.length]!);
+
+/** nativekit's rate over the faster rival's, and which rival that was. */
+function againstFaster(rates: Record<PeerName, number>): { ratio: number; versus: PeerName } {
+  const versus = RIVALS.reduce<PeerName>((best, name) => (rates[name] > rates[best] ? name : best), RIVALS[0]);
+  return { ratio: rates.nativekit / rates[versus], versus };
+}
+
 /** One round of the interleaved transfer measurement. */
 interface TransferRound {
   order: PeerName[];
   perSecond: Record<PeerName, number>;
-  /** nativekit / hardhat in this round. */
+  /** nativekit / the faster of hardhat and anvil, in this round. */
   ratio: number;
 }
 
 async function measure(options: Options): Promise<{ peers: Record<PeerName, PeerFigures>; rounds: TransferRound[] }> {
-  const specs: Record<PeerName, PeerSpec> = { nativekit: nativekitPeer(), hardhat: hardhatPeer() };
-  const samples: Record<PeerName, number[]> = { nativekit: [], hardhat: [] };
+  const specs: Record<PeerName, PeerSpec> = { nativekit: nativekitPeer(), hardhat: hardhatPeer(), anvil: anvilPeer() };
+  const samples: Record<PeerName, number[]> = { nativekit: [], hardhat: [], anvil: [] };
+  const cold: Record<PeerName, number[]> = { nativekit: [], hardhat: [], anvil: [] };
   const running: Partial<Record<PeerName, PeerProcess>> = {};
+  const workloads: Partial<Record<PeerName, TransferWorkload>> = {};
   const figures: Partial<Record<PeerName, Pick<PeerFigures, "transfers" | "roundTrips">>> = {};
   const rounds: TransferRound[] = [];
 
   try {
     for (let round = 0; round < options.startups; round++) {
-      // Alternate the order so neither peer always starts on the warmer disk cache.
-      const order: PeerName[] = round % 2 === 0 ? ["nativekit", "hardhat"] : ["hardhat", "nativekit"];
+      // Rotate the order so no peer always starts on the warmest disk cache.
       const last = round === options.startups - 1;
-      for (const name of order) {
+      for (const name of rotation(round)) {
         const { peer, startupMs } = await startPeer(specs[name]);
         samples[name].push(startupMs);
-        progress(`${name}: start-up ${(startupMs / 1000).toFixed(2)} s (pid ${peer.pid}, sample ${round + 1}/${options.startups})`);
-        // The last pair stays up for the throughput measurements.
-        if (last) running[name] = peer;
-        else await peer.stop();
+        // The cold figure: the first transfers on this fresh process, right after the token's
+        // deployment. The last sample's process then warms up and stays for the warm rounds.
+        const workload = await TransferWorkload.prepare(peer.client, {
+          cold: options.cold,
+          warmup: last ? options.warmup : 0,
+          timed: last ? options.transfers : 0,
+        });
+        let coldRate: number;
+        if (last) {
+          running[name] = peer;
+          workloads[name] = workload;
+          coldRate = workload.coldPhase.perSecond;
+        } else {
+          coldRate = (await workload.finish()).cold.perSecond;
+          await peer.stop();
+        }
+        cold[name].push(coldRate);
+        progress(
+          `${name}: start-up ${(startupMs / 1000).toFixed(2)} s (pid ${peer.pid}, sample ${round + 1}/${options.startups}), ` +
+            `first ${options.cold} transfers ${coldRate.toFixed(1)}/s${last && options.warmup > 0 ? `, then ${options.warmup} warm-up transfers` : ""}`,
+        );
       }
     }
-    const nativekit = running.nativekit!;
-    const hardhat = running.hardhat!;
 
-    // Both peers are up; each is driven only while the other waits, one round at a time, so a
-    // change in the machine's load lands on both instead of on whichever ran second.
-    const workloads: Record<PeerName, TransferWorkload> = {
-      nativekit: await TransferWorkload.prepare(nativekit.client, options.warmup, options.transfers),
-      hardhat: await TransferWorkload.prepare(hardhat.client, options.warmup, options.transfers),
-    };
+    // All peers are up; each is driven only while the others wait, one round at a time, so a
+    // change in the machine's load lands on every peer instead of on whichever ran last.
     for (let r = 0; r < options.rounds; r++) {
       const size = Math.floor(((r + 1) * options.transfers) / options.rounds) - Math.floor((r * options.transfers) / options.rounds);
-      const order: PeerName[] = r % 2 === 0 ? ["nativekit", "hardhat"] : ["hardhat", "nativekit"];
+      const order = rotation(r);
       const perSecond = {} as Record<PeerName, number>;
-      for (const name of order) perSecond[name] = size / (await workloads[name].runBatch(size));
-      const ratio = perSecond.nativekit / perSecond.hardhat;
+      for (const name of order) perSecond[name] = size / (await workloads[name]!.runBatch(size));
+      const { ratio } = againstFaster(perSecond);
       rounds.push({ order, perSecond, ratio });
       progress(
-        `transfers round ${r + 1}/${options.rounds} (${size} each, ${order[0]} first): nativekit ${perSecond.nativekit.toFixed(1)}/s, ` +
-          `hardhat ${perSecond.hardhat.toFixed(1)}/s, ratio ${ratio.toFixed(2)}`,
+        `transfers round ${r + 1}/${options.rounds} (${size} each, ${order[0]} first): ` +
+          PEER_NAMES.map((n) => `${n} ${perSecond[n].toFixed(1)}/s`).join(", ") +
+          `, ratio ${ratio.toFixed(2)}`,
       );
     }
-    for (const name of ["nativekit", "hardhat"] as const) {
-      const transfers = await workloads[name].finish();
+    for (const name of PEER_NAMES) {
+      const transfers = await workloads[name]!.finish();
       progress(`${name}: ${transfers.perSecond.toFixed(1)} transfers/s (${transfers.transfers} in ${transfers.seconds.toFixed(2)} s; verified)`);
       figures[name] = { transfers };
     }
-    await hardhat.stop();
-    const roundTrips = await runRoundTrips(nativekit.client, options.roundTrips, Math.ceil(options.warmup / 4));
+    await running.hardhat!.stop();
+    await running.anvil!.stop();
+    const roundTrips = await runRoundTrips(running.nativekit!.client, options.roundTrips, Math.ceil(options.warmup / 4));
     progress(`nativekit: ${roundTrips.perSecond.toFixed(1)} deposit+withdraw round trips/s (${roundTrips.roundTrips} in ${roundTrips.seconds.toFixed(2)} s; verified)`);
     figures.nativekit!.roundTrips = roundTrips;
   } finally {
@@ -167,11 +209,13 @@ async function measure(options: Options): Promise<{ peers: Record<PeerName, Peer
   }
 
   const out = {} as Record<PeerName, PeerFigures>;
-  for (const name of ["nativekit", "hardhat"] as const) {
+  for (const name of PEER_NAMES) {
     out[name] = {
       description: specs[name].description,
       startupSamplesMs: samples[name],
       startupMedianMs: median(samples[name]),
+      coldSamplesPerSecond: cold[name],
+      coldMedianPerSecond: median(cold[name]),
       ...figures[name],
     };
   }
@@ -182,26 +226,28 @@ interface Report {
   environment: { node: string; platform: string; cpus: number; cpuModel: string; loadAverage1mAtEnd: number };
   options: Options;
   peers: Record<PeerName, PeerFigures>;
-  startup: { nativekitSeconds: number; hardhatSeconds: number; ratio: number; goal: string; ok: boolean };
+  startup: { seconds: Record<PeerName, number>; ratio: number; ratioToAnvil: number; goal: string; ok: boolean };
+  /** Cold: medians over the start-up samples of the first --cold transfers on a fresh process. */
+  cold: { transfers: number; samples: number; perSecond: Record<PeerName, number>; ratio: number; versus: PeerName; goal: string; ok: boolean };
+  /** Warm: after the warm-up, in rotating rounds; the ratio is of the totals. */
   transfers: {
-    nativekitPerSecond: number;
-    hardhatPerSecond: number;
+    perSecond: Record<PeerName, number>;
     ratio: number;
+    versus: PeerName;
     goal: string;
     ok: boolean;
-    /** Per-round ratios (the peers alternate); their spread shows how steady the machine was. */
+    /** Per-round ratios (the peers rotate); their spread shows how steady the machine was. */
     rounds: TransferRound[];
     roundRatios: { median: number; min: number; max: number };
-    /** The warm-up transfers from fresh peers (JIT compiling), one peer after the other. */
-    cold?: { transfers: number; nativekitPerSecond: number; hardhatPerSecond: number; ratio: number };
   };
   /** The demo's whole cross-chain journey on the embedded node (no peer has these chains). */
   journey: { samplesMs: number[]; medianMs: number };
   roundTrips: {
     nativekitPerSecond: number;
-    /** Round trips/s divided by nativekit's own transfers/s (a round trip is 2 transactions). */
+    /** Round trips/s divided by nativekit's own warm transfers/s (a round trip is 2 transactions). */
     ratioToNativekitTransfers: number;
-    ratioToHardhatTransfers: number;
+    /** ... and by the faster rival's warm transfers/s. */
+    ratioToFasterTransfers: number;
   };
 }
 
@@ -219,88 +265,90 @@ async function measureJourney(samples: number): Promise<Report["journey"]> {
 }
 
 function buildReport(options: Options, peers: Record<PeerName, PeerFigures>, rounds: TransferRound[], journey: Report["journey"]): Report {
-  const nk = peers.nativekit;
-  const hh = peers.hardhat;
-  const startupRatio = nk.startupMedianMs / hh.startupMedianMs;
-  const nkTps = nk.transfers!.perSecond;
-  const hhTps = hh.transfers!.perSecond;
-  const rt = nk.roundTrips!.perSecond;
-  const cpus = os.cpus();
+  const each = <T>(f: (p: PeerFigures) => T): Record<PeerName, T> =>
+    Object.fromEntries(PEER_NAMES.map((n) => [n, f(peers[n])])) as Record<PeerName, T>;
+  const startupSeconds = each((p) => p.startupMedianMs / 1000);
+  const startupRatio = startupSeconds.nativekit / startupSeconds.hardhat;
+  const coldRates = each((p) => p.coldMedianPerSecond);
+  const coldVs = againstFaster(coldRates);
+  const warmRates = each((p) => p.transfers!.perSecond);
+  const warmVs = againstFaster(warmRates);
+  const rt = peers.nativekit.roundTrips!.perSecond;
   return {
-    environment: { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: cpus.length, cpuModel: cpus[0]?.model ?? "?", loadAverage1mAtEnd: os.loadavg()[0]! },
+    environment: environment(),
     options,
     peers,
     startup: {
-      nativekitSeconds: nk.startupMedianMs / 1000,
-      hardhatSeconds: hh.startupMedianMs / 1000,
+      seconds: startupSeconds,
       ratio: startupRatio,
-      goal: `<= ${GOALS.startupRatioMax}`,
+      ratioToAnvil: startupSeconds.nativekit / startupSeconds.anvil,
+      goal: `<= ${GOALS.startupRatioMax} (of hardhat's)`,
       ok: startupRatio <= GOALS.startupRatioMax,
     },
-    transfers: {
-      nativekitPerSecond: nkTps,
-      hardhatPerSecond: hhTps,
-      ratio: nkTps / hhTps,
+    cold: {
+      transfers: options.cold,
+      samples: options.startups,
+      perSecond: coldRates,
+      ...coldVs,
       goal: `>= ${GOALS.transferRatioMin}`,
-      ok: nkTps / hhTps >= GOALS.transferRatioMin,
+      ok: coldVs.ratio >= GOALS.transferRatioMin,
+    },
+    transfers: {
+      perSecond: warmRates,
+      ...warmVs,
+      goal: `>= ${GOALS.transferRatioMin}`,
+      ok: warmVs.ratio >= GOALS.transferRatioMin,
       rounds,
       roundRatios: { median: median(rounds.map((r) => r.ratio)), min: Math.min(...rounds.map((r) => r.ratio)), max: Math.max(...rounds.map((r) => r.ratio)) },
-      cold: options.warmup === 0 ? undefined : {
-        transfers: options.warmup,
-        nativekitPerSecond: options.warmup / nk.transfers!.warmupSeconds,
-        hardhatPerSecond: options.warmup / hh.transfers!.warmupSeconds,
-        ratio: hh.transfers!.warmupSeconds / nk.transfers!.warmupSeconds,
-      },
     },
-    roundTrips: { nativekitPerSecond: rt, ratioToNativekitTransfers: rt / nkTps, ratioToHardhatTransfers: rt / hhTps },
+    roundTrips: { nativekitPerSecond: rt, ratioToNativekitTransfers: rt / warmRates.nativekit, ratioToFasterTransfers: rt / warmRates[warmVs.versus] },
     journey,
   };
 }
 
 function printTable(r: Report): void {
-  const nk = r.peers.nativekit;
-  const hh = r.peers.hardhat;
   const verdict = (ok: boolean) => (ok ? "OK" : "BELOW GOAL");
   const ms = (x: number) => `${x.toFixed(1)} ms`;
+  const rates = (x: Record<PeerName, number>, digits = 1) => PEER_NAMES.map((n) => `${n} ${x[n].toFixed(digits)}`).join("    ");
   const lines = [
     "",
     `nativekit bench — Node ${r.environment.node}, ${r.environment.platform}, ${r.environment.cpus} CPUs (${r.environment.cpuModel}), load average ${r.environment.loadAverage1mAtEnd.toFixed(2)} at the end`,
-    `  nativekit: ${nk.description}`,
-    `  hardhat:   ${hh.description}`,
-    `  transport: JSON-RPC over HTTP/1.1, one keep-alive connection, one request in flight (same client for both)`,
-    `  transfers: both peers up, driven in turn, ${r.options.rounds} rounds alternating which goes first; the ratio is of the totals`,
+    ...PEER_NAMES.map((n) => `  ${(n + ":").padEnd(10)} ${r.peers[n].description}`),
+    `  transport: JSON-RPC over HTTP/1.1, one keep-alive connection, one request in flight (same client for all)`,
+    `  cold: the first ${r.cold.transfers} transfers on a freshly started peer, once per start-up sample (${r.cold.samples}), median`,
+    `  warm: after ${r.options.warmup} more, all peers up, driven in turn, ${r.options.rounds} rounds rotating which goes first; the ratio is of the totals`,
+    `  ratios are nativekit / the faster of hardhat and anvil (named after the ratio)`,
     "",
-    `start-up            nativekit ${r.startup.nativekitSeconds.toFixed(2)} s    hardhat ${r.startup.hardhatSeconds.toFixed(2)} s    ` +
-      `ratio ${r.startup.ratio.toFixed(2)} (goal ${r.startup.goal}) ${verdict(r.startup.ok)}`,
-    `transfers/s         nativekit ${r.transfers.nativekitPerSecond.toFixed(1)}    hardhat ${r.transfers.hardhatPerSecond.toFixed(1)}    ` +
-      `ratio ${r.transfers.ratio.toFixed(2)} (goal ${r.transfers.goal}) ${verdict(r.transfers.ok)}; ` +
-      `${r.transfers.rounds.length} alternating rounds, ratio median ${r.transfers.roundRatios.median.toFixed(2)} (${r.transfers.roundRatios.min.toFixed(2)}–${r.transfers.roundRatios.max.toFixed(2)})`,
-    ...(r.transfers.cold === undefined
-      ? []
-      : [
-          `  first ${r.transfers.cold.transfers} (cold)  nativekit ${r.transfers.cold.nativekitPerSecond.toFixed(1)}    hardhat ${r.transfers.cold.hardhatPerSecond.toFixed(1)}    ` +
-            `ratio ${r.transfers.cold.ratio.toFixed(2)} (each peer's warm-up from start, JIT compiling; not the goal's figure)`,
-        ]),
-    `deposit+withdraw/s  nativekit ${r.roundTrips.nativekitPerSecond.toFixed(1)} round trips (${(2 * r.roundTrips.nativekitPerSecond).toFixed(1)} tx/s)    ` +
-      `ratio ${r.roundTrips.ratioToNativekitTransfers.toFixed(2)} of nativekit transfers/s, ` +
-      `${r.roundTrips.ratioToHardhatTransfers.toFixed(2)} of EDR transfers/s (2 tx per round trip: 0.5 = same cost per tx)`,
-    `cross-chain journey nativekit ${(r.journey.medianMs / 1000).toFixed(2)} s wall (median of ${r.journey.samplesMs.length}; create asset, export, import, wrap, transfer, unwrap, export, import)`,
+    `start-up (s)           ${rates(r.startup.seconds, 2)}    ratio ${r.startup.ratio.toFixed(2)} (goal ${r.startup.goal}) ${verdict(r.startup.ok)}; ` +
+      `${r.startup.ratioToAnvil.toFixed(2)} of anvil's`,
+    `cold transfers/s       ${rates(r.cold.perSecond)}    ratio ${r.cold.ratio.toFixed(2)} vs ${r.cold.versus} (goal ${r.cold.goal}) ${verdict(r.cold.ok)}`,
+    `warm transfers/s       ${rates(r.transfers.perSecond)}    ratio ${r.transfers.ratio.toFixed(2)} vs ${r.transfers.versus} (goal ${r.transfers.goal}) ${verdict(r.transfers.ok)}; ` +
+      `${r.transfers.rounds.length} rounds, ratio median ${r.transfers.roundRatios.median.toFixed(2)} (${r.transfers.roundRatios.min.toFixed(2)}–${r.transfers.roundRatios.max.toFixed(2)})`,
+    `deposit+withdraw/s     nativekit ${r.roundTrips.nativekitPerSecond.toFixed(1)} round trips (${(2 * r.roundTrips.nativekitPerSecond).toFixed(1)} tx/s)    ` +
+      `ratio ${r.roundTrips.ratioToNativekitTransfers.toFixed(2)} of nativekit's warm transfers/s, ` +
+      `${r.roundTrips.ratioToFasterTransfers.toFixed(2)} of ${r.transfers.versus}'s (2 tx per round trip: 0.5 = same cost per tx)`,
+    `cross-chain journey    nativekit ${(r.journey.medianMs / 1000).toFixed(2)} s wall (median of ${r.journey.samplesMs.length}; create asset, export, import, wrap, transfer, unwrap, export, import)`,
     "",
     "details",
-    `  start-up samples    nativekit ${nk.startupSamplesMs.map((x) => (x / 1000).toFixed(2)).join(", ")} s; ` +
-      `hardhat ${hh.startupSamplesMs.map((x) => (x / 1000).toFixed(2)).join(", ")} s (median reported)`,
   ];
-  for (const [name, p] of [["nativekit", nk], ["hardhat", hh]] as const) {
-    const t = p.transfers!;
+  for (const n of PEER_NAMES) {
+    const p = r.peers[n];
     lines.push(
-      `  transfers ${name.padEnd(10)} ${t.transfers} timed after ${t.warmup} warm-up in ${t.seconds.toFixed(2)} s; latency ` +
+      `  ${n.padEnd(10)} start-up ${p.startupSamplesMs.map((x) => (x / 1000).toFixed(2)).join(", ")} s; ` +
+        `cold ${p.coldSamplesPerSecond.map((x) => x.toFixed(1)).join(", ")} transfers/s (medians reported)`,
+    );
+  }
+  for (const n of PEER_NAMES) {
+    const t = r.peers[n].transfers!;
+    lines.push(
+      `  warm ${n.padEnd(10)} ${t.transfers} timed after ${t.cold.transfers} cold + ${t.warmup} warm-up (${t.warmupSeconds.toFixed(2)} s) in ${t.seconds.toFixed(2)} s; latency ` +
         `mean ${ms(t.latency.meanMs)} p50 ${ms(t.latency.p50Ms)} p95 ${ms(t.latency.p95Ms)} max ${ms(t.latency.maxMs)}; ` +
         `extra receipt polls ${t.extraReceiptPolls}; verified: ${t.verified}`,
     );
   }
-  const rt = nk.roundTrips!;
+  const rt = r.peers.nativekit.roundTrips!;
   lines.push(
-    `  round trips         ${rt.roundTrips} timed after ${rt.warmup} warm-up in ${rt.seconds.toFixed(2)} s; latency ` +
+    `  round trips     ${rt.roundTrips} timed after ${rt.warmup} warm-up in ${rt.seconds.toFixed(2)} s; latency ` +
       `mean ${ms(rt.latency.meanMs)} p50 ${ms(rt.latency.p50Ms)} p95 ${ms(rt.latency.p95Ms)} max ${ms(rt.latency.maxMs)}; ` +
       `extra receipt polls ${rt.extraReceiptPolls}; verified: ${rt.verified}`,
     "",
@@ -310,18 +358,45 @@ function printTable(r: Report): void {
 
 let interrupted = false;
 
-async function main(): Promise<number> {
-  let options: Options | "help";
+/**
+ * Parses a command line with `parse`; on --help prints `usage` and resolves to exit code 0,
+ * on a bad command line prints the error and `usage` and resolves to 2.
+ */
+function commandLine<T>(parse: () => T | "help", usage: string): T | number {
+  let options: T | "help";
   try {
-    options = parseOptions(process.argv.slice(2));
+    options = parse();
   } catch (e) {
-    process.stderr.write(`error: ${(e as Error).message}\n\n${USAGE}`);
+    process.stderr.write(`error: ${(e as Error).message}\n\n${usage}`);
     return 2;
   }
-  if (options === "help") {
-    process.stdout.write(USAGE);
-    return 0;
-  }
+  if (options !== "help") return options;
+  process.stdout.write(usage);
+  return 0;
+}
+
+/** `npm run bench -- suite ...`: the suite benchmark (bench/suite.ts). */
+async function suiteMain(argv: string[]): Promise<number> {
+  const options = commandLine(() => parseSuiteOptions(argv), SUITE_USAGE);
+  if (typeof options === "number") return options;
+  const started = Date.now();
+  const report = await measureSuites(options.runs, options.wrapped);
+  progress(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (options.json) process.stdout.write(JSON.stringify({ environment: environment(), ...report }, null, 2) + "\n");
+  else printSuiteTable(report);
+  return 0;
+}
+
+function environment(): Report["environment"] {
+  const cpus = os.cpus();
+  return { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: cpus.length, cpuModel: cpus[0]?.model ?? "?", loadAverage1mAtEnd: os.loadavg()[0]! };
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  if (argv[0] === "suite") return suiteMain(argv.slice(1));
+  const options = commandLine(() => parseOptions(argv), USAGE);
+  if (typeof options === "number") return options;
   const started = Date.now();
   const { peers, rounds } = await measure(options);
   const journey = await measureJourney(3);
@@ -336,8 +411,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     if (interrupted) return;
     interrupted = true;
-    progress(`${signal} received: stopping the peers this benchmark started...`);
-    void stopAll().finally(() => process.exit(130));
+    progress(`${signal} received: stopping the processes this benchmark started...`);
+    void Promise.all([stopAll(), stopSuiteProcesses()]).finally(() => process.exit(130));
   });
 }
 
@@ -348,7 +423,7 @@ main().then(
   async (e: unknown) => {
     if (interrupted) return;
     process.stderr.write(`[bench] failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    await stopAll();
+    await Promise.all([stopAll(), stopSuiteProcesses()]);
     process.exitCode = 1;
   },
 );

@@ -104,25 +104,47 @@ async function checkAccount0(client: JsonRpcHttpClient): Promise<void> {
   }
 }
 
-export interface TransferResult {
+/** A phase of transfers timed as a whole. */
+export interface TransferPhase {
   transfers: number;
+  seconds: number;
+  /** transfers / seconds (0 when there were none). */
+  perSecond: number;
+}
+
+export interface TransferResult {
+  /** The first transfers on the fresh peer, right after the token's deployment: the cold figure. */
+  cold: TransferPhase;
+  /** Untimed transfers after the cold ones, until the JIT of the peer has settled (their wall time is kept). */
   warmup: number;
+  warmupSeconds: number;
+  /** The timed transfers (the warm figure), summed over their batches. */
+  transfers: number;
   seconds: number;
   perSecond: number;
   latency: LatencyStats;
   extraReceiptPolls: number;
-  /** Wall time of the warm-up transfers (from a fresh peer: JIT compilation included). */
-  warmupSeconds: number;
   /** Each timed batch, in the order it ran: how many transfers, in how many seconds. */
   batches: { transfers: number; seconds: number }[];
   /** What was checked after the run. */
   verified: string;
 }
 
+/** How many transfers each phase of a TransferWorkload has. */
+export interface TransferPlan {
+  /** Timed as one phase, from the first transfer after the deployment (default 0). */
+  cold?: number;
+  /** Then run untimed (default 0). */
+  warmup?: number;
+  /** Then available to runBatch (default 0). */
+  timed?: number;
+}
+
 /**
  * ERC-20 transfers on one peer: BenchToken deployed once, then transfers of 1 unit from
- * ACCOUNT0 to distinct fresh recipients, each sent and waited for before the next. The timed
- * transfers can run in several batches, so the benchmark can interleave the peers.
+ * ACCOUNT0 to distinct fresh recipients, each sent and waited for before the next: first the
+ * cold ones (timed together), then the warm-up, then the timed ones, which can run in several
+ * batches so the benchmark can interleave the peers.
  */
 export class TransferWorkload {
   private readonly sender: Sender;
@@ -133,6 +155,7 @@ export class TransferWorkload {
   private readonly latencies: number[] = [];
   private readonly batches: { transfers: number; seconds: number }[] = [];
   private readonly supply: bigint;
+  private cold: TransferPhase = { transfers: 0, seconds: 0, perSecond: 0 };
   private warmupSeconds = 0;
 
   private constructor(
@@ -150,18 +173,30 @@ export class TransferWorkload {
     this.calls = this.recipients.map((r) => token.encodeFunctionData("transfer", [r, 1n]));
   }
 
-  /** Deploys the token and runs the `warmup` transfers (timed apart); `timed` more can follow. */
-  static async prepare(client: JsonRpcHttpClient, warmup: number, timed: number): Promise<TransferWorkload> {
+  /** Deploys the token, then runs the cold transfers (timed together) and the warm-up; `timed` more can follow. */
+  static async prepare(client: JsonRpcHttpClient, plan: TransferPlan): Promise<TransferWorkload> {
+    const cold = plan.cold ?? 0;
+    const warmup = plan.warmup ?? 0;
+    const timed = plan.timed ?? 0;
     await checkAccount0(client);
     const artifact = loadArtifact("contracts/test/BenchToken.sol/BenchToken.json");
     const supply = 10n ** 27n;
     const address = await new Sender(client).deploy(artifact, [supply], "BenchToken deployment");
-    const workload = new TransferWorkload(client, address, new Interface(artifact.abi), supply, warmup, warmup + timed);
-    const started = performance.now();
+    const workload = new TransferWorkload(client, address, new Interface(artifact.abi), supply, warmup, cold + warmup + timed);
+    let started = performance.now();
+    for (let i = 0; i < cold; i++) await workload.transfer();
+    const coldSeconds = (performance.now() - started) / 1000;
+    workload.cold = { transfers: cold, seconds: coldSeconds, perSecond: cold === 0 ? 0 : cold / coldSeconds };
+    started = performance.now();
     for (let i = 0; i < warmup; i++) await workload.transfer();
     workload.warmupSeconds = (performance.now() - started) / 1000;
     workload.sender.extraReceiptPolls = 0;
     return workload;
+  }
+
+  /** The cold phase's figures (known once prepare() has resolved). */
+  get coldPhase(): TransferPhase {
+    return this.cold;
   }
 
   private async transfer(): Promise<void> {
@@ -203,13 +238,14 @@ export class TransferWorkload {
     const transfers = this.batches.reduce((n, b) => n + b.transfers, 0);
     const seconds = this.batches.reduce((t, b) => t + b.seconds, 0);
     return {
-      transfers,
+      cold: this.cold,
       warmup: this.warmup,
+      warmupSeconds: this.warmupSeconds,
+      transfers,
       seconds,
-      perSecond: transfers / seconds,
+      perSecond: transfers === 0 ? 0 : transfers / seconds,
       latency: latencyStats(this.latencies),
       extraReceiptPolls: this.sender.extraReceiptPolls,
-      warmupSeconds: this.warmupSeconds,
       batches: [...this.batches],
       verified: `${done} recipients hold 1 token each, sender holds supply - ${done}`,
     };

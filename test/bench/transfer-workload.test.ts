@@ -21,22 +21,35 @@ describe("bench: the transfer workload", () => {
     await server.close();
   });
 
-  it("runs its timed transfers in batches and sums them up after checking every balance", async () => {
-    const workload = await TransferWorkload.prepare(client, 2, 5);
+  it("times its cold transfers apart, runs its timed ones in batches and sums them up after checking every balance", async () => {
+    const workload = await TransferWorkload.prepare(client, { cold: 3, warmup: 2, timed: 5 });
+    expect(workload.coldPhase.transfers).to.equal(3);
     const first = await workload.runBatch(3);
     const second = await workload.runBatch(2);
     const result = await workload.finish();
+    expect(result.cold.transfers).to.equal(3);
+    expect(result.cold.seconds).to.be.greaterThan(0);
+    expect(result.cold.perSecond).to.be.closeTo(3 / result.cold.seconds, 1e-9);
     expect(result.transfers).to.equal(5);
     expect(result.warmup).to.equal(2);
     expect(result.warmupSeconds).to.be.greaterThan(0);
     expect(result.batches.map((b) => b.transfers)).to.deep.equal([3, 2]);
     expect(result.seconds).to.be.closeTo(first + second, 1e-9);
     expect(result.perSecond).to.be.closeTo(5 / (first + second), 1e-9);
-    expect(result.verified).to.equal("7 recipients hold 1 token each, sender holds supply - 7");
+    expect(result.verified).to.equal("10 recipients hold 1 token each, sender holds supply - 10");
+  });
+
+  it("can run its cold transfers alone (a start-up sample) and still verifies them", async () => {
+    const workload = await TransferWorkload.prepare(client, { cold: 2 });
+    const result = await workload.finish();
+    expect(result.cold.transfers).to.equal(2);
+    expect(result.transfers).to.equal(0);
+    expect(result.perSecond).to.equal(0);
+    expect(result.verified).to.equal("2 recipients hold 1 token each, sender holds supply - 2");
   });
 
   it("refuses to run more transfers than it was prepared for", async () => {
-    const workload = await TransferWorkload.prepare(client, 0, 1);
+    const workload = await TransferWorkload.prepare(client, { timed: 1 });
     await workload.runBatch(1);
     let error: unknown;
     try {
