@@ -45,12 +45,11 @@ describe("bench: the suite benchmark", function () {
       expect(run.result.network).to.equal(network);
       expect(run.result.tests).to.equal(ERC20_SUITE.tests);
       // 5 fixture deployments is 1 (loadFixture deploys once), 4 tests claim twice and 1 once,
-      // and the two that are refused are refused before being sent (nativekit estimates gas
-      // first) or mined reverting and reported (Hardhat's network sends with a fixed gas).
+      // and the two that are refused are mined reverting and reported: both networks give
+      // signers a fixed gas limit, so no eth_estimateGas precedes a send.
       expect(run.result.sent).to.equal(8);
-      expect(run.result.rejected).to.equal(network === "hardhat" ? 2 : 0);
-      // nativekit's network is not named "hardhat", so hardhat-ethers estimates gas before each send.
-      expect(run.result.estimates).to.equal(network === "hardhat" ? 0 : 10);
+      expect(run.result.rejected).to.equal(2);
+      expect(run.result.estimates).to.equal(0);
       expect(run.wallMs).to.be.greaterThan(run.result.testsMs);
     });
   }
