@@ -13,6 +13,7 @@ import type { Dispatch } from "../rpc/types";
 import { createInfoApi } from "./info-api";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_C_BALANCE, type NetworkIdentifiers } from "../network/constants";
 import { PATHS } from "../network/paths";
+import { type ManagementOptions, NodeManagement } from "./management";
 
 export interface LocalNetworkOptions extends EngineOptions {
   /** Identifiers of the simulated network (default: the reference node's local network). */
@@ -21,6 +22,8 @@ export interface LocalNetworkOptions extends EngineOptions {
   fundTestKey?: boolean;
   /** More funded exchange-chain addresses at genesis. */
   exchangeGenesis?: LocalGenesisOptions;
+  /** The index, IPC and admin APIs and the node's log level (the node's flags; all off by default). */
+  management?: ManagementOptions;
 }
 
 /**
@@ -35,6 +38,7 @@ export class LocalNetwork {
     readonly sharedMemory: SharedMemory,
     readonly keystore: Keystore,
     readonly routes: Record<string, Dispatch>,
+    readonly management: NodeManagement,
   ) {}
 
   get engine() {
@@ -42,7 +46,7 @@ export class LocalNetwork {
   }
 
   static async create(options: LocalNetworkOptions = {}): Promise<LocalNetwork> {
-    const { network = LOCAL_NETWORK, fundTestKey = true, exchangeGenesis, ...engineOptions } = options;
+    const { network = LOCAL_NETWORK, fundTestKey = true, exchangeGenesis, management: managementOptions, ...engineOptions } = options;
     const accounts = contractChainAccounts(engineOptions.accounts, fundTestKey);
     const provider = await createNativeProvider({ chainId: network.evmChainId, ...engineOptions, accounts });
     const sharedMemory = new SharedMemory();
@@ -69,7 +73,14 @@ export class LocalNetwork {
       [PATHS.keystore]: createKeystoreApi(keystore).dispatch,
       [PATHS.info]: createInfoApi(network, "0.1.0").dispatch,
     };
-    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, routes);
+    const management = await NodeManagement.create({ network, engine: provider.engine, exchange }, managementOptions);
+    Object.assign(routes, management.routes);
+    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, routes, management);
+  }
+
+  /** Releases what the network holds outside memory: IPC sockets (and their files), index stores. */
+  close(): Promise<void> {
+    return this.management.close();
   }
 
   /** Lines telling a person about the exchange chain's funded key. */
