@@ -103,3 +103,6 @@ export * from "./xvm";
 export * from "./cvm";
 export * from "./keystore";
 export * from "./info";
+export * from "./index-api";
+export * from "./ipcs";
+export * from "./admin";
