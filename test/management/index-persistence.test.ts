@@ -35,7 +35,6 @@ describe("index API kept in LevelDB (indexDbDir, the node's --db-dir)", () => {
   });
 
   it("appends what is accepted after a restart at the next index", async () => {
-    // (A container accepted again after a restart — the same ID — is not indexed twice.)
     node = await startManagedNode({ indexEnabled: true, indexDbDir: dir });
     await node.sendX(1);
     await node.close();
