@@ -7,8 +7,10 @@ import * as net from "node:net";
  * an 8-byte big-endian unsigned length, then exactly that many bytes.
  *
  * A stale socket file at the path is removed before listening. Readers never hold up the node:
- * writes are not awaited, and a reader whose unsent output exceeds `maxBufferedBytes` (default
- * 16 MiB) is dropped, as is one whose connection fails. Closing ends every connection and removes
+ * writes are not awaited, and a reader whose unsent output (what the node still holds for it once
+ * the kernel's socket buffer is full) exceeds `maxBufferedBytes` (default 16 MiB) when the next
+ * message comes is dropped, as is one whose connection fails. A reader thus costs the node at most
+ * the bound plus one message. Closing ends every connection and removes
  * the socket file.
  */
 export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
@@ -70,7 +72,8 @@ export class FramedSocketServer {
     const limit = this.options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     for (const reader of this.readers) {
       if (reader.destroyed) continue;
-      if (reader.writableLength + frame.length > limit) {
+      // Output this reader left unread (beyond what the kernel holds) past the bound: drop it.
+      if (reader.writableLength > limit) {
         this.drop(reader, `more than ${limit} bytes unread`);
         continue;
       }
