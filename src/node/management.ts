@@ -6,7 +6,6 @@ import type { BlockRecord } from "../engine/chain";
 import { encodeCb58 } from "../encoding";
 import { createIndexApi } from "../indexer/api";
 import { ContainerIndex, nanosecondClock } from "../indexer/container-index";
-import { LevelIndexStore } from "../indexer/level-store";
 import { MemoryIndexStore } from "../indexer/memory-store";
 import type { IndexStore } from "../indexer/store";
 import { createIpcsApi } from "../ipcs/api";
@@ -99,12 +98,13 @@ export class NodeManagement {
     const chains = new ChainDirectory(network);
 
     if (options.indexEnabled === true && acceptance !== undefined) {
+      // LevelDB (a native module) is loaded only by a node that keeps its indexes on disk.
       const clock = nanosecondClock();
       for (const name of Object.keys(INDEX_PATHS) as IndexName[]) {
         const store: IndexStore =
           options.indexDbDir === undefined
             ? new MemoryIndexStore()
-            : await LevelIndexStore.open(path.join(options.indexDbDir, `index-${INDEX_PATHS[name].slice("/ext/index/".length).replace("/", "-")}`));
+            : await (await import("../indexer/level-store")).LevelIndexStore.open(path.join(options.indexDbDir, `index-${INDEX_PATHS[name].slice("/ext/index/".length).replace("/", "-")}`));
         const index = new ContainerIndex(store, clock);
         const feed = INDEX_FEEDS[name];
         if (feed !== undefined) acceptance.on(feed.chain, feed.stream, (c) => index.accept(c.id, c.bytes));
