@@ -47,6 +47,8 @@ export interface CliNode {
   getRoutes?: Record<string, GetHandler>;
   /** The check every request passes (`--api-auth-required`). */
   authorize?: Authorize;
+  /** Where the HTTP server's request lines go (the node's leveled log); default: the output. */
+  requestLog?: (line: string) => void;
   /** Releases the engine; called after the HTTP server has closed. */
   close?(): Promise<void>;
 }
@@ -56,7 +58,8 @@ export type SignalName = "SIGINT" | "SIGTERM";
 export interface CliDeps {
   /** Environment for commands that read settings from it (default process.env). */
   env?: Record<string, string | undefined>;
-  createNode(options: CreateNodeOptions): Promise<CliNode>;
+  /** Builds the node; `log` receives its log lines (undefined with --silent). */
+  createNode(options: CreateNodeOptions, log?: (line: string) => void): Promise<CliNode>;
   /** Receives output text; every call ends with a newline. */
   stdout(text: string): void;
   /** Receives error text; every call ends with a newline. */
@@ -160,9 +163,10 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
   }
   if ("error" in parsed) return usageError(deps, parsed.error, NODE_USAGE);
 
+  const writeLog = parsed.silent ? undefined : (line: string) => deps.stdout(`${line}\n`);
   let node: CliNode;
   try {
-    node = await deps.createNode(parsed.options);
+    node = await deps.createNode(parsed.options, writeLog);
   } catch (e) {
     deps.stderr(`error: could not create the node: ${messageOf(e)}\n`);
     return ExitCode.Failure;
@@ -176,7 +180,7 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
       routes: node.routes,
       getRoutes: node.getRoutes,
       authorize: node.authorize,
-      log: parsed.silent ? undefined : (line) => deps.stdout(`${line}\n`),
+      log: writeLog === undefined ? undefined : (node.requestLog ?? writeLog),
     });
   } catch (e) {
     await node.close?.().catch(() => undefined);

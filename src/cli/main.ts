@@ -1,15 +1,13 @@
 import { getAddress } from "ethers";
 import { runCli, processSignals, type CliNode } from "./cli";
-import type { LocalNetworkOptions } from "../node/local-network";
+import type { LocalNetworkOptions, NodeManagementOptions } from "../node/local-network";
+import type { CreateNodeOptions } from "./node-flags";
 import { createLocalNode } from "../node/local-node";
 
 /** Entry point of the `nativekit` command. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   process.exitCode = await runCli(argv, {
-    createNode: (options) => {
-      const { chainId, ...management } = options;
-      return startCliNode({ ...(chainId === undefined ? {} : { chainId }), management });
-    },
+    createNode: (options, log) => startCliNode({ ...(options.chainId === undefined ? {} : { chainId: options.chainId }), management: managementOptions(options, log) }),
     stdout: bufferedStdout(),
     stderr: (s) => process.stderr.write(s),
     onSignal: processSignals,
@@ -31,7 +29,40 @@ export async function startCliNode(options: LocalNetworkOptions): Promise<CliNod
     })),
   );
   const { getRoutes, authorize, notes } = node.network.management;
-  return { routes: node.routes, getRoutes, authorize, accounts, chainId: engine.options.chainId, notes: [...node.network.describeTestKey(), ...notes] };
+  const operator = node.network.operator;
+  return {
+    routes: node.routes,
+    getRoutes,
+    authorize,
+    accounts,
+    chainId: engine.options.chainId,
+    notes: [...node.network.describeTestKey(), ...notes, ...operator.describe()],
+    // Request lines go through the node's leveled log, so admin.setLogLevel governs them.
+    requestLog: operator.logger.at("info"),
+    close: () => node.network.close(),
+  };
+}
+
+/**
+ * The node's flags as the node's management settings. The index is kept in memory: the chains
+ * do not persist yet, so an index on disk would outlive the chain it indexes.
+ */
+function managementOptions(flags: CreateNodeOptions, log: ((line: string) => void) | undefined): NodeManagementOptions {
+  return {
+    apiAuthRequired: flags.apiAuthRequired,
+    apiAuthPasswordFile: flags.apiAuthPasswordFile,
+    dbDir: flags.dbDir,
+    stakingDir: flags.stakingDir,
+    stakingTlsCertFile: flags.stakingTlsCertFile,
+    stakingTlsKeyFile: flags.stakingTlsKeyFile,
+    publicIp: flags.publicIp,
+    stakingPort: flags.stakingPort,
+    indexEnabled: flags.indexEnabled,
+    ipcsEnabled: flags.apiIpcsEnabled,
+    ipcsPath: flags.ipcsPath,
+    adminApiEnabled: flags.chainEvmAdminApiEnabled,
+    log,
+  };
 }
 
 /**

@@ -120,3 +120,6 @@ export * from "./info";
 export * from "./auth";
 export * from "./health";
 export { type BearerTransport, withBearerToken } from "./bearer";
+export * from "./index-api";
+export * from "./ipcs";
+export * from "./admin";

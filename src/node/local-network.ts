@@ -11,6 +11,7 @@ import { bytesToHex, decodePrivateKey, privateKeyToAddresses } from "../encoding
 import { providerDispatch } from "./http-server";
 import type { Dispatch } from "../rpc/types";
 import { createManagement, type Management, type ManagementOptions } from "./management";
+import { OperatorApis, type OperatorOptions } from "./operator-apis";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_C_BALANCE, type NetworkIdentifiers } from "../network/constants";
 import { PATHS } from "../network/paths";
 
@@ -21,9 +22,15 @@ export interface LocalNetworkOptions extends EngineOptions {
   fundTestKey?: boolean;
   /** More funded exchange-chain addresses at genesis. */
   exchangeGenesis?: LocalGenesisOptions;
-  /** The management APIs' settings: auth, staking identity, node address (see `ManagementOptions`). */
-  management?: ManagementOptions;
+  /**
+   * The node's management settings (its flags): auth, staking identity and node address for
+   * auth/info/health, and the index, IPC and admin APIs with the log level (all off by default).
+   */
+  management?: NodeManagementOptions;
 }
+
+/** Every management setting of a node: auth, identity and address, and the operator's APIs. */
+export type NodeManagementOptions = ManagementOptions & OperatorOptions;
 
 /**
  * A whole local network in one process: the contract chain (the engine), the exchange chain,
@@ -39,6 +46,8 @@ export class LocalNetwork {
     readonly routes: Record<string, Dispatch>,
     /** Auth, info and health: also the GET routes and the token check the HTTP server needs. */
     readonly management: Management,
+    /** Index, IPC and admin APIs and the node's leveled log. */
+    readonly operator: OperatorApis,
   ) {}
 
   get engine() {
@@ -72,8 +81,14 @@ export class LocalNetwork {
       [PATHS.exchangeStaticReference]: staticDispatch,
       [PATHS.keystore]: createKeystoreApi(keystore).dispatch,
     };
-    const management = await createManagement(network, routes, managementOptions);
-    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, management.routes, management);
+    const operator = await OperatorApis.create({ network, engine: provider.engine, exchange }, managementOptions);
+    const management = await createManagement(network, { ...routes, ...operator.routes }, managementOptions);
+    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, management.routes, management, operator);
+  }
+
+  /** Releases what the network holds outside memory: IPC sockets (and their files), index stores. */
+  close(): Promise<void> {
+    return this.operator.close();
   }
 
   /** Lines telling a person about the exchange chain's funded key. */

@@ -1,0 +1,85 @@
+import type { BlockRecord } from "../engine/chain";
+import { ContractChainContainers } from "./indexer/contract-chain-containers";
+import type { ChainAlias } from "../network/chains";
+import type { AcceptedTx } from "../xchain/vm";
+
+/**
+ * What each chain of the node accepts, as the reference node's acceptor groups announce it to
+ * the index and the IPC sockets:
+ *
+ *   consensus  accepted blocks (or vertices)
+ *   decisions  accepted transactions; on a block chain, the same block bytes
+ *
+ * The contract chain announces its blocks on both (as containers: see
+ * `ContractChainContainers`); the exchange chain announces its signed transactions on
+ * `decisions` (this simulator accepts them one by one: no vertices, no blocks); the platform
+ * chain is not simulated and announces nothing.
+ */
+export type AcceptanceStream = "consensus" | "decisions";
+
+export interface AcceptedContainer {
+  readonly id: Uint8Array;
+  readonly bytes: Uint8Array;
+}
+
+export type AcceptanceListener = (container: AcceptedContainer) => void;
+
+/** The chains the node observes: the engine's block stream and the exchange chain's acceptances. */
+export interface AcceptanceSources {
+  contract: {
+    onBlock(listener: (record: BlockRecord) => void): () => void;
+    /** Blocks already on the chain, genesis first. */
+    blocks(): Iterable<BlockRecord>;
+  };
+  exchange: { onAccept(listener: (tx: AcceptedTx) => void): () => void };
+  /** Told when a listener throws (a listener must never stop a chain). */
+  report(problem: string): void;
+}
+
+export class NodeAcceptance {
+  private readonly listeners = new Map<string, Set<AcceptanceListener>>();
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(private readonly sources: AcceptanceSources) {
+    const containers = new ContractChainContainers(sources.contract.blocks());
+    this.unsubscribe.push(
+      sources.contract.onBlock((record) => {
+        let container: AcceptedContainer;
+        try {
+          container = containers.containerOf(record);
+        } catch (error) {
+          sources.report(`contract-chain block ${record.number} not announced: ${error instanceof Error ? error.message : String(error)}`);
+          return;
+        }
+        this.emit("C", "consensus", container);
+        this.emit("C", "decisions", container);
+      }),
+      sources.exchange.onAccept((tx) => this.emit("X", "decisions", { id: tx.id, bytes: tx.bytes })),
+    );
+  }
+
+  /** Calls `listener` with every container `chain` accepts on `stream` from now on. */
+  on(chain: ChainAlias, stream: AcceptanceStream, listener: AcceptanceListener): () => void {
+    const key = `${chain}/${stream}`;
+    let set = this.listeners.get(key);
+    if (set === undefined) this.listeners.set(key, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /** Stops observing the chains. */
+  close(): void {
+    for (const stop of this.unsubscribe.splice(0)) stop();
+    this.listeners.clear();
+  }
+
+  private emit(chain: ChainAlias, stream: AcceptanceStream, container: AcceptedContainer): void {
+    for (const listener of this.listeners.get(`${chain}/${stream}`) ?? []) {
+      try {
+        listener(container);
+      } catch (error) {
+        this.sources.report(`${chain} ${stream} listener failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+}
