@@ -2,16 +2,8 @@ import { expect } from "chai";
 
 import { anvilPeer, startPeer, type PeerProcess } from "../../bench/peers";
 import { TransferWorkload } from "../../bench/scenarios";
+import { alive } from "../helpers/processes";
 
-/** True while a process with this pid exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // The HTTP benchmark's third peer, as `npm run bench` starts it: the anvil binary from the
 // @foundry-rs/anvil dev dependency, on a free loopback port, stopped by its pid.

@@ -1,16 +1,8 @@
 import { expect } from "chai";
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { alive } from "../helpers/processes";
 
-/** Whether a process is still running. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("nativekit node started through npm", () => {
   it("stops when npm's shell goes away without passing the signal on, leaving no orphan", async function () {
