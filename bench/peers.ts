@@ -73,9 +73,10 @@ export function hardhatPeer(): PeerSpec {
 const TEST_MNEMONIC = "test test test test test test test test test test test junk";
 
 /**
- * anvil (Foundry), from the `@foundry-rs/anvil` dev dependency: its binary ships inside the
- * platform's package (`@foundry-rs/anvil-linux-amd64` on Linux x64), installed with the others,
- * so nothing is downloaded at run time. Started directly (not through the package's Node.js
+ * anvil (Foundry): its binary ships inside the platform's npm package, a dev dependency
+ * (`@foundry-rs/anvil-linux-amd64`: the project's machines are Linux x64, and the registry this
+ * project installs from holds no other platform's package, so the `@foundry-rs/anvil` wrapper,
+ * which names them all, cannot be locked), so nothing is downloaded at run time. Started directly (not through the package's Node.js
  * wrapper), so the pid the benchmark signals is anvil's own.
  */
 export function anvilPeer(): PeerSpec {
@@ -85,7 +86,7 @@ export function anvilPeer(): PeerSpec {
   try {
     pkg = require.resolve(`${platformPackage}/package.json`, { paths: [REPO_ROOT] });
   } catch {
-    throw new Error(`anvil: the package ${platformPackage} is not installed (it comes with the dev dependency @foundry-rs/anvil: run "npm install")`);
+    throw new Error(`anvil: the package ${platformPackage} is not installed (the benchmark's anvil peer needs it: "npm install -D ${platformPackage}")`);
   }
   const meta = require(pkg) as { version: string; bin: { anvil: string } };
   return {
