@@ -6,7 +6,7 @@ import { alive } from "../helpers/processes";
 
 
 // The HTTP benchmark's third peer, as `npm run bench` starts it: the anvil binary from the
-// @foundry-rs/anvil dev dependency, on a free loopback port, stopped by its pid.
+// @foundry-rs/anvil-linux-amd64 dev dependency, on a free loopback port, stopped by its pid.
 describe("bench: anvil as a peer", function () {
   this.timeout(60_000);
   let peer: PeerProcess | undefined;
