@@ -33,7 +33,7 @@ export interface PeerSpec {
 
 /** `nativekit node`, run as its bin script would be: compiled `dist/` if built, ts-node otherwise. */
 export function nativekitPeer(): PeerSpec {
-  const compiledMain = path.join(REPO_ROOT, "dist", "src", "node", "main.js");
+  const compiledMain = path.join(REPO_ROOT, "dist", "src", "cli", "main.js");
   const compiled = fs.existsSync(compiledMain);
   let entry = "TypeScript sources via ts-node";
   if (compiled) {

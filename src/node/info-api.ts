@@ -27,7 +27,8 @@ export interface InfoApiOptions {
   version: string;
   /** Source commit the node was built from, when known ("" otherwise). */
   gitCommit?: string;
-  identity: StakingIdentity;
+  /** The node's staking identity (made in the background when it is not kept on disk). */
+  identity: () => Promise<StakingIdentity>;
   /** What `info.getNodeIP` reports: the node's public IP and staking port, `host:port`. */
   nodeIP: string;
 }
@@ -70,7 +71,10 @@ export function createInfoApi(options: InfoApiOptions): RpcApi {
       gitCommit: options.gitCommit ?? "",
       vmVersions: Object.fromEntries(PRIMARY_VMS.map((vm) => [vm.name, vmVersion])),
     }))
-    .named("getNodeID", () => ({ nodeID: identity.nodeID, nodePOP: { ...identity.pop } }))
+    .named("getNodeID", async () => {
+      const { nodeID, pop } = await identity();
+      return { nodeID, nodePOP: { ...pop } };
+    })
     .named("getNodeIP", () => ({ ip: options.nodeIP }))
     .named("getVMs", () => ({
       vms: Object.fromEntries(PRIMARY_VMS.map((vm) => [vmId(vm.name), [vm.name]])),

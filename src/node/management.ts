@@ -58,7 +58,12 @@ export interface Management {
   getRoutes: Record<string, GetHandler>;
   /** The token check of every request, when auth is required. */
   authorize?: Authorize;
-  identity: StakingIdentity;
+  /**
+   * The node's staking identity. One kept on disk (a staking dir, a db dir, or given files) is
+   * read (or made and stored) before the node starts; one made for this process only is made in
+   * the background (an RSA-4096 key takes a second or more), so start-up does not wait for it.
+   */
+  identity(): Promise<StakingIdentity>;
   /** Lines for people (printed by `nativekit node`). */
   notes: string[];
 }
@@ -70,12 +75,17 @@ export async function createManagement(
   options: ManagementOptions = {},
 ): Promise<Management> {
   const authority = options.apiAuthRequired === true ? await ApiAuthority.create(await authPassword(options), options.clock) : undefined;
-  const identity = await loadStakingIdentity(stakingOptions(options));
+  const staking = stakingOptions(options);
+  const kept = staking.dir !== undefined || staking.certFile !== undefined || staking.keyFile !== undefined;
+  const loading = loadStakingIdentity(staking);
+  // A failure of the background generation is reported by the calls that need the identity.
+  if (!kept) loading.catch(() => undefined);
+  const identity = kept ? await loading : undefined;
   const info = createInfoApi({
     network,
     version: options.version ?? readPackageVersion(),
     gitCommit: options.gitCommit,
-    identity,
+    identity: () => loading,
     nodeIP: `${options.publicIp ?? DEFAULT_PUBLIC_IP}:${options.stakingPort ?? DEFAULT_STAKING_PORT}`,
   });
   const monitor = new HealthMonitor(healthChecks(chainRoutes));
@@ -84,7 +94,11 @@ export async function createManagement(
     [PATHS.info]: info.dispatch,
     [PATHS.health]: createHealthApi(monitor).dispatch,
   };
-  const notes: string[] = [`Node ID ${identity.nodeID}`];
+  const notes: string[] = [
+    identity === undefined
+      ? "Node ID: made for this run (info.getNodeID); --staking-dir or --db-dir keeps one across starts"
+      : `Node ID ${identity.nodeID}`,
+  ];
   if (authority !== undefined) {
     routes[PATHS.auth] = createAuthApi(authority).dispatch;
     notes.push(`API authorization required: get a token with auth.newToken at ${PATHS.auth}, send it as "Authorization: Bearer <token>"`);
@@ -93,7 +107,7 @@ export async function createManagement(
     routes,
     getRoutes: healthGetRoutes(monitor),
     authorize: authority === undefined ? undefined : bearerCheck(authority),
-    identity,
+    identity: () => loading,
     notes,
   };
 }

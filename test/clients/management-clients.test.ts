@@ -54,7 +54,7 @@ describe("clients: auth, health, info's node methods and the bearer token", func
     const client = createNodeClient({ url: n.url });
     client.setAuthToken(await client.auth.newToken(PASSWORD, ["*"]));
     const identity = await client.info.getNodeID();
-    expect(identity.nodeID).to.equal(n.network.management.identity.nodeID);
+    expect(identity.nodeID).to.equal((await n.network.management.identity()).nodeID);
     expect(identity.nodePOP?.publicKey).to.match(/^0x[0-9a-f]{96}$/);
     expect(await client.info.getNodeIP()).to.equal("127.0.0.1:9651");
     const version = await client.info.getNodeVersion();

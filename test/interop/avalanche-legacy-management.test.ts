@@ -43,7 +43,7 @@ describe("the legacy avalanche 3.x SDK against the node's auth, info and health 
     expect(await info.getNetworkName()).to.equal("local");
     expect(await info.getBlockchainID("X")).to.equal(LOCAL_NETWORK.xChainId);
     expect(await info.isBootstrapped("C")).to.equal(true);
-    expect(await info.getNodeID()).to.equal(n.network.management.identity.nodeID);
+    expect(await info.getNodeID()).to.equal((await n.network.management.identity()).nodeID);
     expect(await info.getNodeVersion()).to.match(/^nativekit\//);
     const fees = await info.getTxFee();
     expect(fees.txFee.toString()).to.equal(String(LOCAL_NETWORK.txFee));

@@ -70,7 +70,7 @@ describe("info API (/ext/info) and health API (/ext/health)", function () {
     it("getNodeID answers the hash of the staking certificate and a BLS proof of possession that verifies", async () => {
       const { nodeID, nodePOP } = (await result("/ext/info", "info.getNodeID")) as { nodeID: string; nodePOP: { publicKey: string; proofOfPossession: string } };
       expect(nodeID).to.match(NODE_ID);
-      expect(nodeID).to.equal(n.network.management.identity.nodeID);
+      expect(nodeID).to.equal((await n.network.management.identity()).nodeID);
       const publicKey = hexToBytes(nodePOP.publicKey);
       const signature = hexToBytes(nodePOP.proofOfPossession);
       expect([publicKey.length, signature.length]).to.deep.equal([48, 96]);
