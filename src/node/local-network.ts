@@ -8,7 +8,6 @@ import { createExchangeChainApi, createStaticXvmApi } from "../xchain/api";
 import { localGenesis, type LocalGenesisOptions } from "../xchain/genesis";
 import { ContractChainAtomics, createContractChainAtomicApi } from "../cchain";
 import { bytesToHex, decodePrivateKey, privateKeyToAddresses } from "../encoding";
-import { providerDispatch } from "./http-server";
 import type { Dispatch } from "../rpc/types";
 import { createManagement, type Management, type ManagementOptions } from "./management";
 import { OperatorApis, type OperatorOptions } from "./operator-apis";
@@ -67,7 +66,8 @@ export class LocalNetwork {
     const atomic = createContractChainAtomicApi({ atomics: new ContractChainAtomics({ host: provider.engine, sharedMemory, network }), keystore });
     const exchangeDispatch = createExchangeChainApi(exchange, keystore).dispatch;
     const staticDispatch = createStaticXvmApi().dispatch;
-    const rpc = providerDispatch(provider);
+    // Connectionless (HTTP): eth_subscribe is refused there; WebSocket sessions get their own.
+    const rpc = provider.dispatch;
     const routes: Record<string, Dispatch> = {
       [PATHS.contractRpc]: rpc,
       [PATHS.contractCvm]: atomic.dispatch,
