@@ -7,7 +7,8 @@
  * Limits: a message larger than `maxFrameBytes` closes the connection with 1009 (message too
  * big); connections beyond `maxConnections` are refused with HTTP 503; a connection whose
  * unsent data exceeds `maxBufferedBytes` (a client that does not read) is closed with
- * {@link SLOW_CONSUMER_CLOSE_CODE} and cut if it still does not read.
+ * {@link SLOW_CONSUMER_CLOSE_CODE} and cut if it still does not read; reading pauses while
+ * {@link MAX_REQUESTS_IN_FLIGHT} requests of a connection are in progress.
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
@@ -30,6 +31,11 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 export const SLOW_CONSUMER_CLOSE_CODE = 1008;
 /** The close code sent to every connection when the node stops: 1001, going away. */
 export const SHUTDOWN_CLOSE_CODE = 1001;
+/**
+ * Requests one connection may have in progress; beyond it, the connection's next messages are
+ * not read until answers went out, so a client cannot queue unbounded work on the engine.
+ */
+export const MAX_REQUESTS_IN_FLIGHT = 64;
 /** How long a closed connection may take to acknowledge the close before it is cut. */
 const CLOSE_GRACE_MS = 3000;
 
@@ -107,9 +113,12 @@ export function createWebSocketRpc(options: WebSocketRpcOptions): UpgradeHandler
       timer.unref();
       client.once("close", () => clearTimeout(timer));
     };
+    let inFlight = 0;
     client.on("message", (data) => {
       if (closing) return;
+      if (++inFlight === MAX_REQUESTS_IN_FLIGHT) client.pause();
       void handleJsonRpcBody(text(data), session.dispatch, limits).then((response) => {
+        if (inFlight-- === MAX_REQUESTS_IN_FLIGHT && !closing) client.resume();
         if (response !== undefined) send(response);
       });
     });

@@ -118,6 +118,15 @@ describe("WebSocket JSON-RPC (ws-server)", () => {
     expect(await call(client, JSON.stringify({ id: 1, method: "echo" }))).to.have.nested.property("error.code", -32600);
   });
 
+  it("answers every request of a burst far above the requests it runs at once", async () => {
+    await start();
+    const client = await open();
+    const ids = new Set<number>();
+    client.on("message", (data) => ids.add((JSON.parse(String(data)) as { id: number }).id));
+    for (let i = 0; i < 500; i++) client.send(JSON.stringify({ jsonrpc: "2.0", id: i, method: "echo", params: [i] }));
+    await until(() => ids.size === 500, "500 answers");
+  });
+
   it("pushes notifications exactly as the session gives them, without an id", async () => {
     await start();
     const client = await open();
