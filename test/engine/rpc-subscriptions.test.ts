@@ -111,6 +111,19 @@ describe("in-process provider: eth_subscribe", () => {
     expect(of(sub)).to.deep.equal([]);
   });
 
+  it("a connection's session delivers only its own subscriptions, and none once closed", async () => {
+    const pushed: unknown[] = [];
+    const session = chain.native.openSession((n) => pushed.push(n));
+    const sub = (await session.dispatch("eth_subscribe", ["newHeads"])) as string;
+    await mine();
+    expect(pushed).to.have.length(1);
+    expect(messages).to.deep.equal([]);
+    expect(await chain.rpc("eth_unsubscribe", [sub])).to.equal(false);
+    session.close();
+    await mine();
+    expect(pushed).to.have.length(1);
+  });
+
   it("eth_unsubscribe of an unknown ID answers false", async () => {
     expect(await chain.rpc("eth_unsubscribe", ["0x1234"])).to.equal(false);
   });
