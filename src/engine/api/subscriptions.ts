@@ -97,11 +97,6 @@ export class SubscriptionSession implements RpcSession {
     this.onClose();
   }
 
-  /** How many subscriptions are live. */
-  get size(): number {
-    return this.subscriptions.size;
-  }
-
   private subscribe(kind: unknown, option: unknown): string {
     if (this.closed) throw new RpcError(RpcErrorCode.ServerError, "the connection is closed");
     const subscription = this.parse(kind, option);
