@@ -8,7 +8,8 @@
  */
 import { runTransferCommand, TRANSFER_USAGE } from "./transfer-command";
 import { type Authorize, type GetHandler, type HttpNode, startHttpNode } from "../node/http-server";
-import type { Dispatch } from "../rpc/types";
+import type { Dispatch, OpenSession } from "../rpc/types";
+import { createWebSocketRpc } from "../node/ws-server";
 import { type CreateNodeOptions, NODE_USAGE, parseNodeArgs } from "./node-flags";
 import { readPackageVersion } from "../node/package-version";
 
@@ -47,6 +48,8 @@ export interface CliNode {
   getRoutes?: Record<string, GetHandler>;
   /** The check every request passes (`--api-auth-required`). */
   authorize?: Authorize;
+  /** WebSocket paths (e.g. `/ext/bc/C/ws`) and their session openers. */
+  wsRoutes?: Record<string, OpenSession>;
   /** Where the HTTP server's request lines go (the node's leveled log); default: the output. */
   requestLog?: (line: string) => void;
   /** Releases the engine; called after the HTTP server has closed. */
@@ -181,6 +184,10 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
       getRoutes: node.getRoutes,
       authorize: node.authorize,
       log: writeLog === undefined ? undefined : (node.requestLog ?? writeLog),
+      upgrade:
+        node.wsRoutes === undefined
+          ? undefined
+          : createWebSocketRpc({ routes: node.wsRoutes, log: writeLog === undefined ? undefined : (node.requestLog ?? writeLog) }),
     });
   } catch (e) {
     await node.close?.().catch(() => undefined);
@@ -232,6 +239,7 @@ function banner(server: HttpNode, node: CliNode): string {
   if (paths.length > 1) {
     lines.push("", "Endpoints:");
     for (const p of paths) lines.push(`  ${server.url}${p}`);
+    for (const p of Object.keys(node.wsRoutes ?? {})) lines.push(`  ${server.url.replace(/^http/, "ws")}${p}`);
   }
   if (server.host === "0.0.0.0" || server.host === "::") {
     lines.push("", `WARNING: listening on all interfaces (${server.host}); anyone on your network can use these accounts.`);

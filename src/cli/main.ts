@@ -32,6 +32,7 @@ export async function startCliNode(options: LocalNetworkOptions): Promise<CliNod
   const operator = node.network.operator;
   return {
     routes: node.routes,
+    wsRoutes: node.network.wsRoutes,
     getRoutes,
     authorize,
     accounts,

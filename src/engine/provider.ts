@@ -1,31 +1,58 @@
 /**
  * The engine as an EIP-1193 provider: what ethers' BrowserProvider, Hardhat and the HTTP node
  * talk to. A request goes through the engine's JSON-RPC API (`api/`); errors are RpcError
- * instances carrying the JSON-RPC code, message and data.
+ * instances carrying the JSON-RPC code, message and data. The provider is one lasting
+ * connection: `eth_subscribe` works, and its notifications are emitted as EIP-1193 `message`
+ * events, `{ type: "eth_subscription", data: { subscription, result } }`.
  */
+import { EventEmitter } from "node:events";
+
 import type { RpcApi } from "../rpc/api";
 import { RpcError, RpcErrorCode } from "../rpc/errors";
-import type { Eip1193Provider, RequestArguments } from "../rpc/types";
+import type { Dispatch, Eip1193Provider, JsonRpcNotification, OpenSession, RequestArguments, RpcSession } from "../rpc/types";
 import { createEngineApi } from "./api";
 import { Engine } from "./engine";
 import type { EngineOptions } from "./options";
 
-export class NativeProvider implements Eip1193Provider {
+/** The EIP-1193 `message` event of a subscription's notification. */
+export interface SubscriptionMessage {
+  type: "eth_subscription";
+  data: { subscription: string; result: unknown };
+}
+
+export class NativeProvider extends EventEmitter implements Eip1193Provider {
   readonly engine: Engine;
-  /** Every method the provider answers, by name. */
+  /** Every method a connectionless transport answers, by name (eth_subscribe refuses there). */
   readonly api: RpcApi;
+  /** Opens a lasting connection's session (a WebSocket's): the methods of `api` plus its own subscriptions. */
+  readonly openSession: OpenSession;
+  /** This provider's own session, opened by its first request. */
+  private session: RpcSession | undefined;
 
   constructor(engine: Engine) {
+    super();
     this.engine = engine;
-    this.api = createEngineApi(engine);
+    const { api, openSession } = createEngineApi(engine);
+    this.api = api;
+    this.openSession = openSession;
+  }
+
+  /** The API as a connectionless transport (HTTP) serves it: no subscriptions. */
+  get dispatch(): Dispatch {
+    return this.api.dispatch;
   }
 
   request(args: RequestArguments): Promise<unknown> {
     if (typeof args !== "object" || args === null || typeof args.method !== "string") {
       return Promise.reject(new RpcError(RpcErrorCode.InvalidRequest, "request() expects { method: string, params?: unknown[] }"));
     }
-    return this.api.dispatch(args.method, args.params);
+    this.session ??= this.openSession((notification) => this.emit("message", toMessage(notification)));
+    return this.session.dispatch(args.method, args.params);
   }
+}
+
+function toMessage(notification: JsonRpcNotification): SubscriptionMessage {
+  return { type: "eth_subscription", data: notification.params as SubscriptionMessage["data"] };
 }
 
 /** Starts a fresh in-process chain and returns its provider. */

@@ -5,6 +5,8 @@ import { networkEngineOptions, type NativekitConfig } from "./config";
 /**
  * The engine as a Hardhat network provider: an EIP-1193 provider that is also an EventEmitter,
  * which is what Hardhat expects from `hre.network.provider` (it adds send/sendAsync itself).
+ * Subscriptions (`eth_subscribe`) are delivered as EIP-1193 `message` events, as Hardhat's own
+ * network emits them.
  */
 export class NativeHardhatProvider extends EventEmitter {
   private native: Promise<NativeProvider> | undefined;
@@ -25,6 +27,8 @@ export class NativeHardhatProvider extends EventEmitter {
 
   private async create(): Promise<NativeProvider> {
     const log = this.config.loggingEnabled ? (line: string) => console.log(line) : () => {};
-    return createNativeProvider(networkEngineOptions(this.config, log));
+    const native = await createNativeProvider(networkEngineOptions(this.config, log));
+    native.on("message", (message: unknown) => this.emit("message", message));
+    return native;
   }
 }

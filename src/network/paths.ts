@@ -5,6 +5,7 @@
  */
 export const PATHS = {
   contractRpc: "/ext/bc/C/rpc",
+  contractWs: "/ext/bc/C/ws",
   contractCvm: "/ext/bc/C/cvm",
   contractAvax: "/ext/bc/C/avax",
   exchange: "/ext/bc/X",

@@ -6,10 +6,13 @@
  * EIP-1193 provider). Framing lives in `../rpc`; this file only does HTTP: routing, method
  * and content-type checks, body size limit, CORS, keep-alive and a clean shutdown, plus two
  * hooks: paths answered to GET (`getRoutes`, e.g. `/ext/health`) and a check every request
- * passes before routing (`authorize`, the node's `--api-auth-required`).
+ * passes before routing (`authorize`, the node's `--api-auth-required`). Connection upgrades
+ * (WebSocket) are checked the same way, then handed to an `upgrade` handler that owns the
+ * upgraded connections (`ws-server.ts`).
  */
 import * as http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type { Duplex } from "node:stream";
 
 import { RpcErrorCode } from "../rpc/errors";
 import type { Eip1193Provider, RequestArguments } from "../rpc/types";
@@ -56,6 +59,18 @@ export interface HttpNodeOptions {
    * answered with HTTP 401 and a JSON-RPC error (-32600) carrying that reason.
    */
   authorize?: Authorize;
+  /**
+   * Serves connection upgrades (WebSocket) at its paths, once `authorize` granted them; an
+   * upgrade request for another path is answered 404. Closed with the server.
+   */
+  upgrade?: UpgradeHandler;
+}
+
+/** Takes over the connections upgraded at `paths` (exact, like `routes`), and closes them all on `close()`. */
+export interface UpgradeHandler {
+  readonly paths: readonly string[];
+  upgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): void;
+  close(): Promise<void>;
 }
 
 /** Answers a GET request: the HTTP status and the body, sent as JSON. */
@@ -122,7 +137,9 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
     if (!path.startsWith("/")) throw new RangeError(`route paths must start with "/", got ${JSON.stringify(path)}`);
     getRoutes.set(normalizePath(path), handler);
   }
-  const servedPaths = [...new Set([...routes.keys(), ...getRoutes.keys()])];
+  const upgrade = options.upgrade;
+  const upgradePaths = new Set((upgrade?.paths ?? []).map(normalizePath));
+  const servedPaths = [...new Set([...routes.keys(), ...getRoutes.keys(), ...upgradePaths])];
   const authorize = options.authorize;
 
   let closing = false;
@@ -306,6 +323,44 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
     sendJson(res, status, payload);
   }
 
+  server.on("upgrade", (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    serveUpgrade(req, socket, head).catch((e: unknown) => {
+      log?.(`internal error while upgrading ${req.url}: ${e instanceof Error ? e.message : String(e)}`);
+      socket.destroy();
+    });
+  });
+
+  async function serveUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on("error", () => socket.destroy());
+    const path = normalizePath(requestPath(req.url));
+    if (closing) return refuseUpgrade(req, socket, 503, errorResponse(null, RpcErrorCode.ServerError, "the node is shutting down"));
+    if (authorize !== undefined) {
+      const refusal = await authorize(path, req.headers);
+      if (refusal !== undefined) {
+        return refuseUpgrade(req, socket, 401, { jsonrpc: "2.0", error: { code: RpcErrorCode.InvalidRequest, message: refusal }, id: 1 });
+      }
+    }
+    if (upgrade === undefined || !upgradePaths.has(path)) {
+      return refuseUpgrade(
+        req,
+        socket,
+        404,
+        errorResponse(null, RpcErrorCode.InvalidRequest, `no WebSocket endpoint at ${path}; served paths: ${[...upgradePaths].join(", ") || "(none)"}`),
+      );
+    }
+    upgrade.upgrade(req, socket, head);
+  }
+
+  /** Answers an upgrade request with an HTTP error and closes its connection. */
+  function refuseUpgrade(req: http.IncomingMessage, socket: Duplex, status: number, payload: unknown): void {
+    log?.(`${status} upgrade ${req.url ?? ""}`);
+    const text = JSON.stringify(payload);
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ""}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
     if (err.code === "ECONNRESET" || !socket.writable) {
       socket.destroy();
@@ -343,7 +398,9 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
     close(): Promise<void> {
       if (closed !== undefined) return closed;
       closing = true;
-      closed = new Promise<void>((resolve, rejectClose) => {
+      // Upgraded connections are not the HTTP server's to end: their handler closes them.
+      const upgradesClosed = upgrade?.close() ?? Promise.resolve();
+      const httpClosed = new Promise<void>((resolve, rejectClose) => {
         const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         timer.unref();
         server.close((err) => {
@@ -354,6 +411,7 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
         // Keep-alive connections waiting for their next request would hold the server open.
         server.closeIdleConnections();
       });
+      closed = Promise.all([upgradesClosed, httpClosed]).then(() => undefined);
       return closed;
     },
   };

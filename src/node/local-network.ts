@@ -8,8 +8,7 @@ import { createExchangeChainApi, createStaticXvmApi } from "../xchain/api";
 import { localGenesis, type LocalGenesisOptions } from "../xchain/genesis";
 import { ContractChainAtomics, createContractChainAtomicApi } from "../cchain";
 import { bytesToHex, decodePrivateKey, privateKeyToAddresses } from "../encoding";
-import { providerDispatch } from "./http-server";
-import type { Dispatch } from "../rpc/types";
+import type { Dispatch, OpenSession } from "../rpc/types";
 import { createManagement, type Management, type ManagementOptions } from "./management";
 import { OperatorApis, type OperatorOptions } from "./operator-apis";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_C_BALANCE, type NetworkIdentifiers } from "../network/constants";
@@ -48,6 +47,11 @@ export class LocalNetwork {
     readonly management: Management,
     /** Index, IPC and admin APIs and the node's leveled log. */
     readonly operator: OperatorApis,
+    /**
+     * WebSocket paths (`/ext/bc/C/ws` and `/ext/bc/<cChainId>/ws`) and their session openers:
+     * the contract chain's JSON-RPC plus eth_subscribe, one session per connection.
+     */
+    readonly wsRoutes: Record<string, OpenSession>,
   ) {}
 
   get engine() {
@@ -67,7 +71,8 @@ export class LocalNetwork {
     const atomic = createContractChainAtomicApi({ atomics: new ContractChainAtomics({ host: provider.engine, sharedMemory, network }), keystore });
     const exchangeDispatch = createExchangeChainApi(exchange, keystore).dispatch;
     const staticDispatch = createStaticXvmApi().dispatch;
-    const rpc = providerDispatch(provider);
+    // Connectionless (HTTP): eth_subscribe is refused there; WebSocket sessions get their own.
+    const rpc = provider.dispatch;
     const routes: Record<string, Dispatch> = {
       [PATHS.contractRpc]: rpc,
       [PATHS.contractCvm]: atomic.dispatch,
@@ -83,7 +88,11 @@ export class LocalNetwork {
     };
     const operator = await OperatorApis.create({ network, engine: provider.engine, exchange }, managementOptions);
     const management = await createManagement(network, { ...routes, ...operator.routes }, managementOptions);
-    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, management.routes, management, operator);
+    const wsRoutes: Record<string, OpenSession> = {
+      [PATHS.contractWs]: provider.openSession,
+      [`/ext/bc/${network.cChainId}/ws`]: provider.openSession,
+    };
+    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, management.routes, management, operator, wsRoutes);
   }
 
   /** Releases what the network holds outside memory: IPC sockets (and their files), index stores. */

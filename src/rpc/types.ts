@@ -15,3 +15,23 @@ export interface Eip1193Provider {
  * `RpcError`. Every API is one (`RpcApi.dispatch`); the HTTP node maps paths to them.
  */
 export type Dispatch = (method: string, params: unknown) => Promise<unknown>;
+
+/** A message the server sends unasked (no `id`), such as an `eth_subscription` notification. */
+export interface JsonRpcNotification {
+  readonly jsonrpc: "2.0";
+  readonly method: string;
+  readonly params: unknown;
+}
+
+/**
+ * One lasting connection's view of an API that can push messages (a WebSocket, the in-process
+ * provider's events): its own dispatch (where `eth_subscribe` belongs to this connection) and
+ * `close()`, called when the connection ends, which drops what the connection subscribed.
+ */
+export interface RpcSession {
+  readonly dispatch: Dispatch;
+  close(): void;
+}
+
+/** Opens a session whose notifications go to `push`. */
+export type OpenSession = (push: (notification: JsonRpcNotification) => void) => RpcSession;

@@ -58,4 +58,22 @@ describe("the nativekit Hardhat network", () => {
     const [caller] = await hre.ethers.getSigners();
     expect(lines).to.deep.equal(["hello nativekit, n = 21", caller!.address]);
   });
+  it("delivers eth_subscribe notifications as EIP-1193 message events of hre.network.provider", async () => {
+    const provider = hre.network.provider;
+    const messages: { type: string; data: { subscription: string; result: { number: string } } }[] = [];
+    const record = (m: (typeof messages)[number]) => messages.push(m);
+    provider.on("message", record);
+    try {
+      const subscription = (await provider.request({ method: "eth_subscribe", params: ["newHeads"] })) as string;
+      await provider.request({ method: "evm_mine", params: [] });
+      const head = await provider.request({ method: "eth_blockNumber", params: [] });
+      expect(messages).to.deep.equal([
+        { type: "eth_subscription", data: { subscription, result: messages[0]?.data.result } },
+      ]);
+      expect(messages[0]!.data.result.number).to.equal(head);
+      await provider.request({ method: "eth_unsubscribe", params: [subscription] });
+    } finally {
+      provider.removeListener("message", record);
+    }
+  });
 });

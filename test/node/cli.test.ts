@@ -3,6 +3,7 @@ import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
+import WebSocket from "ws";
 
 import { type CliDeps, type CliNode, type CreateNodeOptions, formatCoin, runCli, type SignalName } from "../../src/cli/cli";
 
@@ -29,6 +30,9 @@ function fakeDeps() {
         routes: {
           "/ext/bc/C/rpc": async (method) => (method === "eth_chainId" ? "0xa868" : null),
           "/ext/bc/C/cvm": async () => null,
+        },
+        wsRoutes: {
+          "/ext/bc/C/ws": () => ({ dispatch: async (method) => (method === "eth_chainId" ? "0xa868" : null), close() {} }),
         },
         async close() {
           closed++;
@@ -186,6 +190,28 @@ describe("nativekit CLI (runCli)", () => {
       refused = true;
     }
     expect(refused, "the port still answers after the stop").to.equal(true);
+  });
+
+  it("serves the node's WebSocket paths, lists them among the endpoints, and closes them on SIGINT", async () => {
+    const f = fakeDeps();
+    const run = runCli(["node", "--port", "0", "--silent"], f.deps);
+    await waitFor(() => f.stdout().includes("Stop with Ctrl+C"), "the banner");
+    const wsUrl = /^ {2}(ws:\/\/127\.0\.0\.1:\d+\/ext\/bc\/C\/ws)$/m.exec(f.stdout())?.[1];
+    expect(wsUrl, f.stdout()).to.be.a("string");
+
+    const client = new WebSocket(wsUrl!);
+    await new Promise<void>((resolve, reject) => {
+      client.once("open", () => resolve());
+      client.once("error", reject);
+    });
+    const answer = new Promise<unknown>((resolve) => client.once("message", (data) => resolve(JSON.parse(String(data)))));
+    client.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }));
+    expect(await answer).to.deep.equal({ jsonrpc: "2.0", id: 1, result: "0xa868" });
+
+    const closed = new Promise<number>((resolve) => client.once("close", (code) => resolve(code)));
+    f.signal("SIGINT");
+    expect(await run).to.equal(0);
+    expect(await closed).to.equal(1001);
   });
 
   it("prints a clear message and exits 1 when the port is in use, without a stack trace", async () => {

@@ -9,20 +9,23 @@ import type { Engine } from "../engine";
 import { ExecutionFailedError, UnknownBlockError } from "../errors";
 import type { PooledTransaction } from "../types";
 import type { Filters } from "./filters";
+import type { SubscriptionHub } from "./subscriptions";
 import { formatBlock, formatMinedTransaction, formatReceipt, formatTransaction, hex, q } from "./format";
 import * as p from "./params";
 
 /** A sent transaction's block is sealed after the answer (see Engine.submit). */
 const SEAL_LATER = { sealLater: true } as const;
 
-export function ethApi(engine: Engine, options: RpcApiOptions, filters: Filters): RpcApi {
+export function ethApi(engine: Engine, options: RpcApiOptions, filters: Filters, subscriptions: SubscriptionHub): RpcApi {
   const e = engine;
   const o = e.options;
   const at = (b: unknown): BlockRecord => e.resolveBlock(p.blockSelector(b));
   const byHash = (h: unknown): BlockRecord => e.resolveBlock({ hash: p.hash(h, "blockHash") });
   const send = async (pooledTransaction: Promise<PooledTransaction>): Promise<string> => {
-    const hash = await e.submit(await pooledTransaction, SEAL_LATER);
+    const pooled = await pooledTransaction;
+    const hash = await e.submit(pooled, SEAL_LATER);
     filters.notePending(hash);
+    subscriptions.notePending(pooled);
     return hash;
   };
   return (

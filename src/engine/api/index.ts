@@ -4,6 +4,7 @@
  * `dispatch` straight to the handler declared under its name in one of the namespace modules.
  */
 import { RpcApi } from "../../rpc/api";
+import type { OpenSession } from "../../rpc/types";
 import type { Engine } from "../engine";
 import { ethApi } from "./eth";
 import { evmApi } from "./evm";
@@ -13,20 +14,39 @@ import { nativekitApi } from "./nativekit";
 import { netApi } from "./net";
 import { engineApiOptions } from "./serve";
 import { signingApi } from "./signing";
+import { notificationsNotSupported, SubscriptionHub } from "./subscriptions";
 import { txpoolApi } from "./txpool";
 import { web3Api } from "./web3";
 
-export function createEngineApi(engine: Engine): RpcApi {
+/** The engine's methods, and the sessions of lasting connections (which add subscriptions). */
+export interface EngineApi {
+  /**
+   * Every method, as a connectionless transport (HTTP) serves them: eth_subscribe and
+   * eth_unsubscribe answer that notifications are not supported.
+   */
+  readonly api: RpcApi;
+  /** A lasting connection's session: every method of `api`, and its own subscriptions. */
+  readonly openSession: OpenSession;
+}
+
+export function createEngineApi(engine: Engine): EngineApi {
   const options = engineApiOptions(engine);
   const filters = new Filters(engine);
-  return new RpcApi()
+  const subscriptions = new SubscriptionHub(engine, options);
+  const api = new RpcApi()
     .include(web3Api(options))
     .include(netApi(engine, options))
-    .include(ethApi(engine, options, filters))
+    .include(ethApi(engine, options, filters, subscriptions))
     .include(signingApi(engine, options))
     .include(filtersApi(engine, options, filters))
     .include(txpoolApi(engine, options))
     .include(evmApi(engine, options))
     .include(hardhatApi(engine, options))
-    .include(nativekitApi(engine, options));
+    .include(nativekitApi(engine, options))
+    .include(
+      new RpcApi(options)
+        .positional("eth_subscribe", [1, 2], () => Promise.reject(notificationsNotSupported()))
+        .positional("eth_unsubscribe", 1, () => Promise.reject(notificationsNotSupported())),
+    );
+  return { api, openSession: (push) => subscriptions.open(push, api.dispatch) };
 }

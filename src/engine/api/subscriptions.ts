@@ -1,0 +1,173 @@
+/**
+ * Subscriptions (eth_subscribe / eth_unsubscribe): what a client on a lasting connection (a
+ * WebSocket, the in-process provider's events) is pushed as the chain moves, as geth and coreth
+ * push it: `newHeads` (block headers), `logs` (matching an eth_getLogs-style address/topics
+ * filter), `newPendingTransactions` (hashes, or whole transactions with `true`) and the chain's
+ * `newAcceptedTransactions` (hashes, or whole transactions with `true`).
+ *
+ * The hub is fed once per engine API (engine.onBlock and the transactions sent); each
+ * connection opens its own session, whose subscriptions end with `close()`. Notifications are
+ * pushed at once, never collected for polling, so nothing expires.
+ */
+import { RpcApi, type RpcApiOptions } from "../../rpc/api";
+import { invalidParams, RpcError, RpcErrorCode } from "../../rpc/errors";
+import type { Dispatch, JsonRpcNotification, RpcSession } from "../../rpc/types";
+import { randomBytes } from "node:crypto";
+import type { BlockRecord } from "../chain";
+import type { Engine } from "../engine";
+import type { LogFilter, PooledTransaction } from "../types";
+import { formatBlock, formatLog, formatMinedTransaction, formatTransaction } from "./format";
+import * as p from "./params";
+
+/** The kinds of subscription served, by the name eth_subscribe takes. */
+export const SUBSCRIPTION_KINDS = ["newHeads", "logs", "newPendingTransactions", "newAcceptedTransactions"] as const;
+
+type Subscription =
+  | { kind: "newHeads" }
+  | { kind: "logs"; match: LogFilter }
+  | { kind: "newPendingTransactions"; full: boolean }
+  | { kind: "newAcceptedTransactions"; full: boolean };
+
+/** The shape of every notification: `params.subscription` is the ID eth_subscribe returned. */
+export function subscriptionNotification(subscription: string, result: unknown): JsonRpcNotification {
+  return { jsonrpc: "2.0", method: "eth_subscription", params: { subscription, result } };
+}
+
+/** The error eth_subscribe answers where no lasting connection exists (HTTP), as geth's. */
+export function notificationsNotSupported(): RpcError {
+  return new RpcError(RpcErrorCode.MethodNotFound, "notifications not supported: subscribe over a WebSocket (e.g. /ext/bc/C/ws)");
+}
+
+/** Every open session of one engine API, fed with each block joining the chain and each transaction sent. */
+export class SubscriptionHub {
+  private readonly sessions = new Set<SubscriptionSession>();
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly options: RpcApiOptions,
+  ) {
+    engine.onBlock((record) => {
+      for (const session of this.sessions) session.noteBlock(record);
+    });
+  }
+
+  /** Hands a transaction just accepted by eth_sendTransaction / eth_sendRawTransaction to the sessions. */
+  notePending(pooled: PooledTransaction): void {
+    for (const session of this.sessions) session.notePending(pooled);
+  }
+
+  /**
+   * A connection's session: `push` receives its notifications until `close()`; the methods
+   * other than eth_subscribe / eth_unsubscribe go to `api`.
+   */
+  open(push: (notification: JsonRpcNotification) => void, api: Dispatch): SubscriptionSession {
+    const session = new SubscriptionSession(this.engine, api, this.options, push, () => this.sessions.delete(session));
+    this.sessions.add(session);
+    return session;
+  }
+}
+
+/** One connection's subscriptions, and its dispatch: eth_subscribe / eth_unsubscribe here, the rest to the API. */
+export class SubscriptionSession implements RpcSession {
+  private readonly subscriptions = new Map<string, Subscription>();
+  private readonly own: RpcApi;
+  private closed = false;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly api: Dispatch,
+    options: RpcApiOptions,
+    private readonly push: (notification: JsonRpcNotification) => void,
+    private readonly onClose: () => void,
+  ) {
+    // Run like every engine call (one at a time), so a subscription made after a call was
+    // answered never reports that call's block.
+    this.own = new RpcApi(options)
+      .positional("eth_subscribe", [1, 2], ([kind, option]) => this.subscribe(kind, option))
+      .positional("eth_unsubscribe", 1, ([id]) => this.subscriptions.delete(String(id)));
+  }
+
+  readonly dispatch = (method: string, params: unknown): Promise<unknown> =>
+    this.own.has(method) ? this.own.dispatch(method, params) : this.api(method, params);
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.subscriptions.clear();
+    this.onClose();
+  }
+
+  private subscribe(kind: unknown, option: unknown): string {
+    if (this.closed) throw new RpcError(RpcErrorCode.ServerError, "the connection is closed");
+    const subscription = this.parse(kind, option);
+    // geth's IDs: 16 random bytes in hex; returned exactly as the notifications carry them.
+    const id = `0x${randomBytes(16).toString("hex")}`;
+    this.subscriptions.set(id, subscription);
+    return id;
+  }
+
+  private parse(kind: unknown, option: unknown): Subscription {
+    switch (kind) {
+      case "newHeads":
+        return { kind };
+      case "logs":
+        return { kind, match: this.logMatch(option) };
+      case "newPendingTransactions":
+      case "newAcceptedTransactions":
+        if (option !== undefined && option !== null && typeof option !== "boolean") {
+          throw invalidParams(`${kind} takes an optional boolean (true: whole transactions), got ${JSON.stringify(option)}`);
+        }
+        return { kind, full: option === true };
+      default:
+        throw invalidParams(`unknown subscription ${JSON.stringify(kind)}; served: ${SUBSCRIPTION_KINDS.join(", ")}`);
+    }
+  }
+
+  /** The address/topics criteria of eth_getLogs; block bounds do not apply to logs yet to come. */
+  private logMatch(criteria: unknown): LogFilter {
+    const o = criteria === undefined || criteria === null ? {} : criteria;
+    if (typeof o !== "object" || Array.isArray(o)) throw invalidParams("the logs subscription takes a filter object");
+    return p.logFilter({ ...o, fromBlock: undefined, toBlock: undefined, blockHash: undefined }, this.engine.chain.height, () => 0n);
+  }
+
+  /** Called for every block joining the chain (it is already on it). */
+  noteBlock(record: BlockRecord): void {
+    for (const [id, subscription] of this.subscriptions) {
+      switch (subscription.kind) {
+        case "newHeads":
+          this.send(id, header(record));
+          break;
+        case "logs":
+          if (record.transactions.length === 0) break;
+          for (const log of this.engine.getLogs({ ...subscription.match, fromBlock: record.number, toBlock: record.number })) {
+            this.send(id, formatLog(log));
+          }
+          break;
+        case "newAcceptedTransactions":
+          for (const mined of record.transactions) this.send(id, subscription.full ? formatMinedTransaction(mined) : mined.hash);
+          break;
+        case "newPendingTransactions":
+          break;
+      }
+    }
+  }
+
+  notePending(pooled: PooledTransaction): void {
+    for (const [id, subscription] of this.subscriptions) {
+      if (subscription.kind !== "newPendingTransactions") continue;
+      this.send(id, subscription.full ? formatTransaction(pooled.tx, pooled.hash, pooled.from.toString()) : pooled.hash);
+    }
+  }
+
+  private send(id: string, result: unknown): void {
+    // A subscription dropped by an earlier notification's consumer (it unsubscribed, or the connection closed) gets no more.
+    if (this.closed || !this.subscriptions.has(id)) return;
+    this.push(subscriptionNotification(id, result));
+  }
+}
+
+/** A newHeads result: the block as eth_getBlockByNumber gives it, without its transactions (as geth's header). */
+function header(record: BlockRecord): Record<string, unknown> {
+  const { transactions: _transactions, uncles: _uncles, ...rest } = formatBlock(record, false);
+  return rest;
+}
