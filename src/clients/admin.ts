@@ -2,8 +2,8 @@
  * Client of the contract chain's admin API (`admin.*` at `/ext/bc/C/admin`): profiles written on
  * the node's side, its log level and its VM configuration.
  */
-import { checkTransport, Endpoint } from "./call";
-import { Args, type Reader } from "./internal";
+import { checkTransport, Endpoint, readEmptyReply } from "./call";
+import { Args } from "./internal";
 import type { JsonObject } from "./json";
 import type { Transport } from "./transport";
 import type { RequestOptions } from "./types";
@@ -33,17 +33,13 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     `/ext/bc/${new Args("createAdminClient").nonEmptyString(options.chain ?? "C", "chain")}/admin`,
     "admin",
   );
-  // Older nodes answer { success: true }, newer ones {} (failures are JSON-RPC errors).
-  const done = (r: Reader): void => {
-    if (r.value !== null && r.maybe("success")?.boolean() === false) r.get("success").fail("true");
-  };
   return {
     path: admin.path,
-    startCPUProfiler: (o) => admin.call("startCPUProfiler", () => ({}), done, o),
-    stopCPUProfiler: (o) => admin.call("stopCPUProfiler", () => ({}), done, o),
-    memoryProfile: (o) => admin.call("memoryProfile", () => ({}), done, o),
-    lockProfile: (o) => admin.call("lockProfile", () => ({}), done, o),
-    setLogLevel: (level, o) => admin.call("setLogLevel", (args) => ({ level: args.nonEmptyString(level, "level") }), done, o),
+    startCPUProfiler: (o) => admin.call("startCPUProfiler", () => ({}), readEmptyReply, o),
+    stopCPUProfiler: (o) => admin.call("stopCPUProfiler", () => ({}), readEmptyReply, o),
+    memoryProfile: (o) => admin.call("memoryProfile", () => ({}), readEmptyReply, o),
+    lockProfile: (o) => admin.call("lockProfile", () => ({}), readEmptyReply, o),
+    setLogLevel: (level, o) => admin.call("setLogLevel", (args) => ({ level: args.nonEmptyString(level, "level") }), readEmptyReply, o),
     getVMConfig: (o) => admin.call("getVMConfig", () => ({}), (r) => r.get("config").object(), o),
   };
 }

@@ -9,8 +9,7 @@
  * ```
  */
 import { PATHS } from "../network/paths";
-import { checkTransport, Endpoint } from "./call";
-import type { Reader } from "./internal";
+import { checkTransport, Endpoint, readEmptyReply } from "./call";
 import type { Transport } from "./transport";
 import type { RequestOptions } from "./types";
 
@@ -32,10 +31,6 @@ export interface AuthClient {
 
 export function createAuthClient(options: AuthClientOptions): AuthClient {
   const auth = new Endpoint(checkTransport("createAuthClient", options.transport), AUTH_PATH, "auth");
-  // The seed's nodes answer { success: true }, recent reference nodes {} (failures are errors).
-  const done = (r: Reader): void => {
-    if (r.value !== null && r.maybe("success")?.boolean() === false) r.get("success").fail("true");
-  };
   return {
     path: auth.path,
     newToken: (password, endpoints, o) =>
@@ -46,8 +41,8 @@ export function createAuthClient(options: AuthClientOptions): AuthClient {
         o,
       ),
     revokeToken: (password, token, o) =>
-      auth.call("revokeToken", (args) => ({ password: args.string(password, "password"), token: args.string(token, "token") }), done, o),
+      auth.call("revokeToken", (args) => ({ password: args.string(password, "password"), token: args.string(token, "token") }), readEmptyReply, o),
     changePassword: (oldPassword, newPassword, o) =>
-      auth.call("changePassword", (args) => ({ oldPassword: args.string(oldPassword, "oldPassword"), newPassword: args.string(newPassword, "newPassword") }), done, o),
+      auth.call("changePassword", (args) => ({ oldPassword: args.string(oldPassword, "oldPassword"), newPassword: args.string(newPassword, "newPassword") }), readEmptyReply, o),
   };
 }

@@ -19,6 +19,14 @@ export function checkTransport(creator: string, transport: Transport): Transport
   return transport;
 }
 
+/**
+ * Reads the reply of a method that answers nothing: `{ success: true }` on older nodes (and in
+ * the seed), `{}` on newer ones; failures come as JSON-RPC errors.
+ */
+export function readEmptyReply(r: Reader): void {
+  if (r.value !== null && r.maybe("success")?.boolean() === false) r.get("success").fail("true");
+}
+
 /** One API at one path: its methods are `<namespace>.<name>`, or `<name>` without a namespace. */
 export class Endpoint {
   constructor(

@@ -2,8 +2,7 @@
  * Client of the keystore API (`keystore.*` at `/ext/keystore`, the same under both namings):
  * the users whose `username` / `password` the chain methods take.
  */
-import { checkTransport, Endpoint } from "./call";
-import type { Reader } from "./internal";
+import { checkTransport, Endpoint, readEmptyReply } from "./call";
 import { KEYSTORE_PATH } from "./naming";
 import type { Transport } from "./transport";
 import type { Credentials, RequestOptions } from "./types";
@@ -24,17 +23,13 @@ export interface KeystoreClient {
 
 export function createKeystoreClient(options: KeystoreClientOptions): KeystoreClient {
   const keystore = new Endpoint(checkTransport("createKeystoreClient", options.transport), KEYSTORE_PATH, "keystore");
-  // Older nodes answer { success: true }, newer ones {} (failures are JSON-RPC errors).
-  const done = (r: Reader): void => {
-    if (r.value !== null && r.maybe("success")?.boolean() === false) r.get("success").fail("true");
-  };
   return {
     path: keystore.path,
     createUser: (credentials, requestOptions) =>
-      keystore.call("createUser", (args) => args.credentials(credentials), done, requestOptions),
+      keystore.call("createUser", (args) => args.credentials(credentials), readEmptyReply, requestOptions),
     listUsers: (requestOptions) =>
       keystore.call("listUsers", () => ({}), (r) => r.get("users").stringArray(), requestOptions),
     deleteUser: (credentials, requestOptions) =>
-      keystore.call("deleteUser", (args) => args.credentials(credentials), done, requestOptions),
+      keystore.call("deleteUser", (args) => args.credentials(credentials), readEmptyReply, requestOptions),
   };
 }
