@@ -8,10 +8,10 @@ import { parseArgs } from "node:util";
 
 import { isCb58 } from "../encoding";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../node/http-server";
+import { DEFAULT_IPCS_PATH } from "../node/ipcs/chain-ipcs";
 import { DEFAULT_PUBLIC_IP, DEFAULT_STAKING_PORT } from "../node/management";
 
 /** Default directory of the IPC sockets (`--ipcs-path`). */
-export const DEFAULT_IPCS_PATH = "/tmp";
 
 /**
  * Options the `node` subcommand passes to the engine factory: only the flags given. The index,

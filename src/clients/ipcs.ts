@@ -9,11 +9,12 @@
  * ```
  */
 import * as net from "node:net";
+import { PATHS } from "../network/paths";
 import { checkTransport, Endpoint } from "./call";
 import type { Transport } from "./transport";
 import type { RequestOptions } from "./types";
 
-export const IPCS_PATH = "/ext/ipcs";
+export const IPCS_PATH = PATHS.ipcs;
 
 export interface IpcsClientOptions {
   transport: Transport;

@@ -15,7 +15,19 @@ export const PATHS = {
   info: "/ext/info",
   auth: "/ext/auth",
   health: "/ext/health",
+  ipcs: "/ext/ipcs",
+  contractAdmin: "/ext/bc/C/admin",
 } as const;
+
+/** The four indexes of the index API (`/ext/index/<chain>/<kind>`). */
+export const INDEX_PATHS = {
+  exchangeTx: "/ext/index/X/tx",
+  exchangeVertex: "/ext/index/X/vtx",
+  platformBlock: "/ext/index/P/block",
+  contractBlock: "/ext/index/C/block",
+} as const;
+
+export type IndexName = keyof typeof INDEX_PATHS;
 
 /** `/ext/bc/<chain>`: a chain's API (the exchange chain's, and the root of the others'). */
 export function chainPath(chain: string): string {

@@ -12,7 +12,7 @@ import { createIpcsApi } from "./ipcs/api";
 import { ChainIpcs, DEFAULT_IPCS_PATH } from "./ipcs/chain-ipcs";
 import { ChainDirectory } from "../network/chains";
 import type { NetworkIdentifiers } from "../network/constants";
-import { CONTRACT_ADMIN_PATH, INDEX_PATHS, IPCS_PATH, type IndexName } from "../network/management-paths";
+import { INDEX_PATHS, PATHS, type IndexName } from "../network/paths";
 import type { Dispatch } from "../rpc/types";
 import type { ExchangeChain } from "../xchain/vm";
 import { NodeAcceptance } from "./acceptance";
@@ -122,13 +122,13 @@ export class OperatorApis {
         maxBufferedBytes: options.ipcsMaxBufferedBytes,
         onDrop: logger.at("warn"),
       });
-      routes[IPCS_PATH] = createIpcsApi(ipcs, chains).dispatch;
+      routes[PATHS.ipcs] = createIpcsApi(ipcs, chains).dispatch;
     }
 
     let profiler: Profiler | undefined;
     if (options.adminApiEnabled === true) {
       profiler = new Profiler(options.profileDir ?? defaultProfileDir());
-      logger.write("info", `admin API at ${CONTRACT_ADMIN_PATH}: profiles are written to ${profiler.directory}`);
+      logger.write("info", `admin API at ${PATHS.contractAdmin}: profiles are written to ${profiler.directory}`);
       const vmConfig = () => ({
         "admin-api-enabled": true,
         "log-level": logger.level,
@@ -144,7 +144,7 @@ export class OperatorApis {
         "api-ipcs-enabled": options.ipcsEnabled === true,
         "profile-dir": profiler?.directory,
       });
-      routes[CONTRACT_ADMIN_PATH] = createAdminApi({ logger, profiler, vmConfig }).dispatch;
+      routes[PATHS.contractAdmin] = createAdminApi({ logger, profiler, vmConfig }).dispatch;
     }
 
     return new OperatorApis(logger, routes, indexes, ipcs, profiler, acceptance);
@@ -154,8 +154,8 @@ export class OperatorApis {
   describe(): string[] {
     const lines: string[] = [];
     if (this.indexes.size > 0) lines.push(`Index API: ${Object.values(INDEX_PATHS).join(", ")}`);
-    if (this.ipcs !== undefined) lines.push(`IPC API: ${IPCS_PATH}`);
-    if (this.profiler !== undefined) lines.push(`Admin API: ${CONTRACT_ADMIN_PATH} (profiles in ${this.profiler.directory})`);
+    if (this.ipcs !== undefined) lines.push(`IPC API: ${PATHS.ipcs}`);
+    if (this.profiler !== undefined) lines.push(`Admin API: ${PATHS.contractAdmin} (profiles in ${this.profiler.directory})`);
     return lines;
   }
 
