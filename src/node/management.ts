@@ -10,9 +10,9 @@ import * as path from "node:path";
 import type { NetworkIdentifiers } from "../network/constants";
 import { PATHS } from "../network/paths";
 import type { Dispatch } from "../rpc/types";
-import { createAuthApi } from "./auth/api";
 import { AuthError } from "./auth/errors";
-import { ApiAuthority, type Clock } from "./auth/tokens";
+// Types only: the auth modules (JWT, password strength, argon2) load when a node requires auth.
+import type { ApiAuthority, Clock } from "./auth/tokens";
 import { HealthMonitor, createHealthApi, healthGetRoutes, type HealthCheck } from "./health-api";
 import type { Authorize, GetHandler } from "./http-server";
 import { createInfoApi } from "./info-api";
@@ -74,7 +74,8 @@ export async function createManagement(
   chainRoutes: Record<string, Dispatch>,
   options: ManagementOptions = {},
 ): Promise<Management> {
-  const authority = options.apiAuthRequired === true ? await ApiAuthority.create(await authPassword(options), options.clock) : undefined;
+  const auth = options.apiAuthRequired === true ? await loadAuth() : undefined;
+  const authority = auth === undefined ? undefined : await auth.ApiAuthority.create(await authPassword(options), options.clock);
   const staking = stakingOptions(options);
   const kept = staking.dir !== undefined || staking.certFile !== undefined || staking.keyFile !== undefined;
   const loading = loadStakingIdentity(staking);
@@ -99,8 +100,8 @@ export async function createManagement(
       ? "Node ID: made for this run (info.getNodeID); --staking-dir or --db-dir keeps one across starts"
       : `Node ID ${identity.nodeID}`,
   ];
-  if (authority !== undefined) {
-    routes[PATHS.auth] = createAuthApi(authority).dispatch;
+  if (auth !== undefined && authority !== undefined) {
+    routes[PATHS.auth] = auth.createAuthApi(authority).dispatch;
     notes.push(`API authorization required: get a token with auth.newToken at ${PATHS.auth}, send it as "Authorization: Bearer <token>"`);
   }
   return {
@@ -110,6 +111,12 @@ export async function createManagement(
     identity: () => loading,
     notes,
   };
+}
+
+/** The auth API and its token authority, loaded only by a node that requires auth. */
+async function loadAuth(): Promise<{ ApiAuthority: typeof ApiAuthority; createAuthApi: typeof import("./auth/api").createAuthApi }> {
+  const [{ ApiAuthority }, { createAuthApi }] = await Promise.all([import("./auth/tokens"), import("./auth/api")]);
+  return { ApiAuthority, createAuthApi };
 }
 
 /** The password of `--api-auth-required`: given, or read from its file; trimmed. */

@@ -26,7 +26,7 @@ import { X509Certificate, createPrivateKey, generateKeyPair, randomBytes } from 
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import forge from "node-forge";
+import type forgeModule from "node-forge";
 
 import { bytesToHex, encodeCb58 } from "../encoding";
 
@@ -140,7 +140,9 @@ async function loadSigner(dir: string): Promise<Uint8Array> {
 async function generateCertificate(): Promise<{ der: Uint8Array; certificatePem: string; keyPem: string }> {
   const { privateKey } = await promisify(generateKeyPair)("rsa", { modulusLength: 4096 });
   const keyPem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-  const key = forge.pki.privateKeyFromPem(keyPem) as forge.pki.rsa.PrivateKey;
+  // node-forge loads only when a certificate is made (most starts read one or make it later).
+  const forge: typeof forgeModule = (await import("node-forge")).default;
+  const key = forge.pki.privateKeyFromPem(keyPem) as forgeModule.pki.rsa.PrivateKey;
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
   // A positive serial number (the high bit cleared).
