@@ -4,8 +4,8 @@ import path from "node:path";
 
 /**
  * The layers of ../shared/design/architecture.md, as the imports of src/ must follow them: each
- * folder and the folders it may import. Ground (encoding, crypto, network identifiers) and the
- * protocol (rpc) at the bottom; the domain (engine, exchange chain, atomic memory, keystore,
+ * folder and the folders it may import. Ground (encoding, crypto, network identifiers, the
+ * durable key-value storage) and the protocol (rpc) at the bottom; the domain (engine, exchange chain, atomic memory, keystore,
  * then the contract chain's atomic side); the node; the adapters (clients, flows, deploy,
  * Hardhat, the command line) on the public surfaces. No import runs up.
  */
@@ -13,13 +13,14 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   encoding: [],
   crypto: ["encoding"],
   network: ["encoding"],
+  storage: [],
   rpc: [],
-  atomic: ["encoding"],
-  keystore: ["encoding", "crypto", "rpc"],
-  engine: ["encoding", "crypto", "network", "rpc"],
-  xchain: ["encoding", "crypto", "network", "rpc", "atomic", "keystore"],
-  cchain: ["encoding", "crypto", "network", "rpc", "atomic", "keystore", "engine", "xchain"],
-  node: ["encoding", "crypto", "network", "rpc", "atomic", "keystore", "engine", "xchain", "cchain"],
+  atomic: ["encoding", "storage"],
+  keystore: ["encoding", "crypto", "rpc", "storage"],
+  engine: ["encoding", "crypto", "network", "rpc", "storage"],
+  xchain: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore"],
+  cchain: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore", "engine", "xchain"],
+  node: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore", "engine", "xchain", "cchain"],
   clients: ["encoding", "network"],
   flows: ["encoding", "network", "clients"],
   deploy: ["encoding", "network"],

@@ -1,0 +1,87 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { durableStore, type DurableStore } from "./durable-store";
+import { LevelBackend } from "./level-backend";
+
+/**
+ * The layout of a node's data directory (`--db-dir`) that this build writes. A directory written
+ * in another format is refused, never read or rewritten in place.
+ */
+export const DATA_FORMAT_VERSION = 1;
+
+const MANIFEST_KEY = "manifest";
+const DATABASE_FOLDER = "db";
+
+/** What the data directory says about itself, written when it is first used. */
+export interface DataManifest {
+  readonly format: number;
+  readonly networkId: number;
+  /** When the directory was first used (ISO 8601). */
+  readonly created: string;
+}
+
+/** A data directory that cannot be used by this node, with the reason a person can act on. */
+export class DataDirectoryError extends Error {
+  override readonly name = "DataDirectoryError";
+}
+
+export interface DataDirectory {
+  readonly path: string;
+  readonly manifest: DataManifest;
+  /** Whether the directory held no data before this start. */
+  readonly fresh: boolean;
+  readonly store: DurableStore;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the node's data directory `dir` (creating it when absent) for network `networkId`.
+ * Refuses a directory written for another network or in another format version.
+ */
+export async function openDataDirectory(dir: string, networkId: number): Promise<DataDirectory> {
+  const location = path.resolve(dir);
+  await fs.mkdir(location, { recursive: true });
+  const backend = await LevelBackend.open(path.join(location, DATABASE_FOLDER));
+  try {
+    const store = durableStore(backend);
+    const existing = await store.get(MANIFEST_KEY);
+    let manifest: DataManifest;
+    if (existing === undefined) {
+      manifest = { format: DATA_FORMAT_VERSION, networkId, created: new Date().toISOString() };
+      store.put(MANIFEST_KEY, new TextEncoder().encode(JSON.stringify(manifest)));
+      await store.commit();
+    } else {
+      manifest = readManifest(existing, location);
+      if (manifest.format !== DATA_FORMAT_VERSION) {
+        throw new DataDirectoryError(
+          `${location} holds data in format ${manifest.format}; this nativekit reads format ${DATA_FORMAT_VERSION}. ` +
+            "Use another --db-dir (or move this one away): it is never converted in place.",
+        );
+      }
+      if (manifest.networkId !== networkId) {
+        throw new DataDirectoryError(
+          `${location} holds the data of network ${manifest.networkId}, and this node runs network ${networkId}. ` +
+            `Start with --network-id ${manifest.networkId}, or use another --db-dir.`,
+        );
+      }
+    }
+    return { path: location, manifest, fresh: existing === undefined, store, close: () => backend.close() };
+  } catch (error) {
+    await backend.close();
+    throw error;
+  }
+}
+
+function readManifest(bytes: Uint8Array, location: string): DataManifest {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new DataDirectoryError(`${location} has an unreadable manifest: it was not written by nativekit, or is damaged`);
+  }
+  const record = parsed as Partial<DataManifest> | null;
+  if (record === null || typeof record !== "object" || typeof record.format !== "number" || typeof record.networkId !== "number") {
+    throw new DataDirectoryError(`${location} has a manifest without a format and network ID: it was not written by nativekit`);
+  }
+  return { format: record.format, networkId: record.networkId, created: String(record.created ?? "") };
+}

@@ -1,0 +1,49 @@
+import { ClassicLevel } from "classic-level";
+import type { StoreBackend } from "./durable-store";
+
+type Db = ClassicLevel<string, Uint8Array>;
+
+/**
+ * A backend in LevelDB (classic-level, whose prebuilt binaries ship in its npm package). Writes
+ * are LevelDB batches, atomic on their own; they are not fsynced, which survives a killed process
+ * (the data is in the operating system's buffers) though not a power cut.
+ */
+export class LevelBackend implements StoreBackend {
+  private constructor(private readonly db: Db) {}
+
+  /** Opens (creating it when absent) the database in the directory `location`. */
+  static async open(location: string): Promise<LevelBackend> {
+    const db: Db = new ClassicLevel<string, Uint8Array>(location, { keyEncoding: "utf8", valueEncoding: "view" });
+    try {
+      await db.open();
+    } catch (error) {
+      // classic-level's own message only says "Database failed to open"; its cause says why (a lock held by another process).
+      const cause = (error as { cause?: { message?: string } }).cause?.message;
+      throw new Error(`cannot open the database in ${location}${cause === undefined ? "" : `: ${cause}`}`, { cause: error });
+    }
+    return new LevelBackend(db);
+  }
+
+  get(key: string): Promise<Uint8Array | undefined> {
+    return this.db.get(key);
+  }
+
+  write(ops: ReadonlyMap<string, Uint8Array | undefined>): Promise<void> {
+    const batch = this.db.batch();
+    for (const [key, value] of ops) {
+      if (value === undefined) batch.del(key);
+      else batch.put(key, value);
+    }
+    return batch.write();
+  }
+
+  async *entries(prefix: string): AsyncIterable<[string, Uint8Array]> {
+    // Every key under `prefix` sorts below prefix + U+FFFF.
+    const range = prefix === "" ? {} : { gte: prefix, lt: prefix + "\uffff" };
+    for await (const [key, value] of this.db.iterator(range)) yield [key, value];
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
