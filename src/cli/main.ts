@@ -44,10 +44,7 @@ export async function startCliNode(options: LocalNetworkOptions): Promise<CliNod
   };
 }
 
-/**
- * The node's flags as the node's management settings. The index is kept in memory: the chains
- * do not persist yet, so an index on disk would outlive the chain it indexes.
- */
+/** The node's flags as the node's management settings (`--db-dir` keeps the chains, the index and auth there). */
 function managementOptions(flags: CreateNodeOptions, log: ((line: string) => void) | undefined): NodeManagementOptions {
   return {
     apiAuthRequired: flags.apiAuthRequired,
@@ -59,6 +56,7 @@ function managementOptions(flags: CreateNodeOptions, log: ((line: string) => voi
     publicIp: flags.publicIp,
     stakingPort: flags.stakingPort,
     indexEnabled: flags.indexEnabled,
+    indexAllowIncomplete: flags.indexAllowIncomplete,
     ipcsEnabled: flags.apiIpcsEnabled,
     ipcsPath: flags.ipcsPath,
     adminApiEnabled: flags.chainEvmAdminApiEnabled,

@@ -31,7 +31,11 @@ export interface AcceptanceSources {
     /** Blocks already on the chain, genesis first. */
     blocks(): Iterable<BlockRecord>;
   };
-  exchange: { onAccept(listener: (tx: AcceptedTx) => void): () => void };
+  exchange: {
+    onAccept(listener: (tx: AcceptedTx) => void): () => void;
+    /** Transactions already accepted, in acceptance order (genesis first, flagged). */
+    acceptedTxs(): readonly AcceptedTx[];
+  };
   /** Told when a listener throws (a listener must never stop a chain). */
   report(problem: string): void;
 }
@@ -40,8 +44,17 @@ export class NodeAcceptance {
   private readonly listeners = new Map<string, Set<AcceptanceListener>>();
   private readonly unsubscribe: (() => void)[] = [];
 
+  /** The containers each chain had accepted when observation began (genesis not included). */
+  private readonly before: Readonly<Record<"C" | "X", readonly AcceptedContainer[]>>;
+
   constructor(private readonly sources: AcceptanceSources) {
-    const containers = new ContractChainContainers(sources.contract.blocks());
+    const containers = new ContractChainContainers([]);
+    const contractBefore: AcceptedContainer[] = [];
+    for (const record of sources.contract.blocks()) {
+      const container = containers.containerOf(record);
+      if (record.number > 0n) contractBefore.push(container);
+    }
+    this.before = { C: contractBefore, X: sources.exchange.acceptedTxs().filter((tx) => !tx.genesis).map((tx) => ({ id: tx.id, bytes: tx.bytes })) };
     this.unsubscribe.push(
       sources.contract.onBlock((record) => {
         let container: AcceptedContainer;
@@ -56,6 +69,11 @@ export class NodeAcceptance {
       }),
       sources.exchange.onAccept((tx) => this.emit("X", "decisions", { id: tx.id, bytes: tx.bytes })),
     );
+  }
+
+  /** The containers `chain` had accepted when this observer was made, in acceptance order. */
+  acceptedSoFar(chain: "C" | "X"): readonly AcceptedContainer[] {
+    return this.before[chain];
   }
 
   /** Calls `listener` with every container `chain` accepts on `stream` from now on. */

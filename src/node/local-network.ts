@@ -13,6 +13,7 @@ import { createManagement, type Management, type ManagementOptions } from "./man
 import { OperatorApis, type OperatorOptions } from "./operator-apis";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_C_BALANCE, type NetworkIdentifiers } from "../network/constants";
 import { PATHS } from "../network/paths";
+import { openDataDirectory, type DataDirectory } from "../storage";
 
 export interface LocalNetworkOptions extends EngineOptions {
   /** Identifiers of the simulated network (default: the reference node's local network). */
@@ -52,6 +53,8 @@ export class LocalNetwork {
      * the contract chain's JSON-RPC plus eth_subscribe, one session per connection.
      */
     readonly wsRoutes: Record<string, OpenSession>,
+    /** The node's data directory (`--db-dir`), when it keeps its state. */
+    readonly data: DataDirectory | undefined,
   ) {}
 
   get engine() {
@@ -60,6 +63,24 @@ export class LocalNetwork {
 
   static async create(options: LocalNetworkOptions = {}): Promise<LocalNetwork> {
     const { network = LOCAL_NETWORK, fundTestKey = true, exchangeGenesis, management: managementOptions, ...engineOptions } = options;
+    // Opened first: a directory of another network or format is refused before anything starts.
+    const data = managementOptions?.dbDir === undefined ? undefined : await openDataDirectory(managementOptions.dbDir, network.networkId);
+    try {
+      return await LocalNetwork.assemble(network, fundTestKey, exchangeGenesis, managementOptions, engineOptions, data);
+    } catch (error) {
+      await data?.close();
+      throw error;
+    }
+  }
+
+  private static async assemble(
+    network: NetworkIdentifiers,
+    fundTestKey: boolean,
+    exchangeGenesis: LocalGenesisOptions | undefined,
+    managementOptions: NodeManagementOptions | undefined,
+    engineOptions: EngineOptions,
+    data: DataDirectory | undefined,
+  ): Promise<LocalNetwork> {
     const accounts = contractChainAccounts(engineOptions.accounts, fundTestKey);
     const provider = await createNativeProvider({ chainId: network.evmChainId, ...engineOptions, accounts });
     const sharedMemory = new SharedMemory();
@@ -86,18 +107,20 @@ export class LocalNetwork {
       [PATHS.exchangeStaticReference]: staticDispatch,
       [PATHS.keystore]: createKeystoreApi(keystore).dispatch,
     };
-    const operator = await OperatorApis.create({ network, engine: provider.engine, exchange }, managementOptions);
+    const indexStorage = data === undefined ? undefined : { store: data.independentStore().namespace("index/"), hasRunBefore: !data.fresh };
+    const operator = await OperatorApis.create({ network, engine: provider.engine, exchange }, { ...managementOptions, indexStorage });
     const management = await createManagement(network, { ...routes, ...operator.routes }, managementOptions);
     const wsRoutes: Record<string, OpenSession> = {
       [PATHS.contractWs]: provider.openSession,
       [`/ext/bc/${network.cChainId}/ws`]: provider.openSession,
     };
-    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, management.routes, management, operator, wsRoutes);
+    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, management.routes, management, operator, wsRoutes, data);
   }
 
-  /** Releases what the network holds outside memory: IPC sockets (and their files), index stores. */
-  close(): Promise<void> {
-    return this.operator.close();
+  /** Releases what the network holds outside memory: IPC sockets (and their files), index stores, the data directory. */
+  async close(): Promise<void> {
+    await this.operator.close();
+    await this.data?.close();
   }
 
   /** Lines telling a person about the exchange chain's funded key. */

@@ -1,4 +1,3 @@
-import * as path from "node:path";
 import { createAdminApi } from "./admin/api";
 import { Profiler, defaultProfileDir } from "./admin/profiler";
 import type { Engine } from "../engine";
@@ -6,8 +5,11 @@ import type { BlockRecord } from "../engine/chain";
 import { encodeCb58 } from "../encoding";
 import { createIndexApi } from "./indexer/api";
 import { ContainerIndex, nanosecondClock } from "./indexer/container-index";
+import { planIndexStart, readIndexHistory, stageIndexHistory, type IndexStartPlan } from "./indexer/completeness";
+import { DurableIndexStore } from "./indexer/durable-index-store";
 import { MemoryIndexStore } from "./indexer/memory-store";
 import type { IndexStore } from "./indexer/store";
+import type { DurableStore } from "../storage";
 import { createIpcsApi } from "./ipcs/api";
 import { ChainIpcs, DEFAULT_IPCS_PATH } from "./ipcs/chain-ipcs";
 import { ChainDirectory } from "../network/chains";
@@ -33,10 +35,14 @@ export interface OperatorOptions {
   /** Serve `/ext/index/{X/tx, X/vtx, P/block, C/block}` and index every container accepted from now on. */
   indexEnabled?: boolean;
   /**
-   * Keep the indexes in LevelDB under this directory (one database per index, `index-X-tx`, ...),
-   * so they survive a restart; absent: in memory.
+   * Keep the indexes in the node's data directory (`--db-dir`), under the completeness rules
+   * (`indexer/completeness.ts`): a store with a staging of its own (an index entry commits at
+   * once, never with a block half-staged), and whether the directory held a node's data before.
+   * Absent: in memory, forgotten at exit.
    */
-  indexDbDir?: string;
+  indexStorage?: { store: DurableStore; hasRunBefore: boolean };
+  /** `--index-allow-incomplete`: start even though an index is, or would become, incomplete. */
+  indexAllowIncomplete?: boolean;
   /** Serve `/ext/ipcs`. */
   ipcsEnabled?: boolean;
   /** Directory of the IPC socket files (default /tmp). */
@@ -97,17 +103,19 @@ export class OperatorApis {
     const indexes = new Map<IndexName, ContainerIndex>();
     const chains = new ChainDirectory(network);
 
+    const plans = await planIndexes(options);
     if (options.indexEnabled === true && acceptance !== undefined) {
-      // LevelDB (a native module) is loaded only by a node that keeps its indexes on disk.
       const clock = nanosecondClock();
       for (const name of Object.keys(INDEX_PATHS) as IndexName[]) {
         const store: IndexStore =
-          options.indexDbDir === undefined
-            ? new MemoryIndexStore()
-            : await (await import("./indexer/level-store")).LevelIndexStore.open(path.join(options.indexDbDir, `index-${INDEX_PATHS[name].slice("/ext/index/".length).replace("/", "-")}`));
+          options.indexStorage === undefined ? new MemoryIndexStore() : await DurableIndexStore.open(options.indexStorage.store.namespace(`${indexFolder(name)}/`));
         const index = new ContainerIndex(store, clock);
         const feed = INDEX_FEEDS[name];
-        if (feed !== undefined) acceptance.on(feed.chain, feed.stream, (c) => index.accept(c.id, c.bytes));
+        if (feed !== undefined) {
+          // What the chains accepted while the index did not see it, before what they accept from now on.
+          if (plans.get(feed.chain)?.catchUp === true) for (const c of acceptance.acceptedSoFar(feed.chain)) index.accept(c.id, c.bytes);
+          acceptance.on(feed.chain, feed.stream, (c) => index.accept(c.id, c.bytes));
+        }
         indexes.set(name, index);
         routes[INDEX_PATHS[name]] = createIndexApi(index).dispatch;
       }
@@ -166,6 +174,26 @@ export class OperatorApis {
     this.profiler?.close();
     await Promise.all([...this.indexes.values()].map((index) => index.close()));
   }
+}
+
+/** An index's folder in the data directory: `X-tx`, `C-block`, ... */
+function indexFolder(name: IndexName): string {
+  return INDEX_PATHS[name].slice("/ext/index/".length).replace("/", "-");
+}
+
+/**
+ * Applies the completeness rules to each chain's index of a node with a data directory (throws
+ * to refuse the start), and records this start's history before anything is indexed.
+ */
+async function planIndexes(options: OperatorOptions): Promise<Map<"X" | "P" | "C", IndexStartPlan>> {
+  const plans = new Map<"X" | "P" | "C", IndexStartPlan>();
+  const storage = options.indexStorage;
+  if (storage === undefined) return plans;
+  const settings = { enabled: options.indexEnabled === true, allowIncomplete: options.indexAllowIncomplete === true, hasRunBefore: storage.hasRunBefore };
+  for (const alias of ["X", "P", "C"] as const) plans.set(alias, planIndexStart(alias, await readIndexHistory(storage.store, alias), settings));
+  for (const [alias, plan] of plans) stageIndexHistory(storage.store, alias, plan.record);
+  await storage.store.commit();
+  return plans;
 }
 
 function* chainBlocks(engine: Engine): Iterable<BlockRecord> {

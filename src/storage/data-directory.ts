@@ -30,7 +30,13 @@ export interface DataDirectory {
   readonly manifest: DataManifest;
   /** Whether the directory held no data before this start. */
   readonly fresh: boolean;
+  /** The chains' store: what they stage is committed together, one acceptance at a time. */
   readonly store: DurableStore;
+  /**
+   * Another store over the same database with a staging of its own, for writers that commit on
+   * their own schedule (the index, auth): their commits never carry the chains' staged writes.
+   */
+  independentStore(): DurableStore;
   close(): Promise<void>;
 }
 
@@ -65,7 +71,14 @@ export async function openDataDirectory(dir: string, networkId: number): Promise
         );
       }
     }
-    return { path: location, manifest, fresh: existing === undefined, store, close: () => backend.close() };
+    return {
+      path: location,
+      manifest,
+      fresh: existing === undefined,
+      store,
+      independentStore: () => durableStore(backend),
+      close: () => backend.close(),
+    };
   } catch (error) {
     await backend.close();
     throw error;

@@ -2,7 +2,7 @@
  * The index's refusals, worded as the reference node words them (avalanchego `indexer/index.go`):
  * the API module passes the message through unchanged as a -32000 error.
  */
-export type IndexErrorKind = "none-accepted" | "no-container-at-index" | "start-past-end" | "num-to-fetch" | "not-found" | "storage";
+export type IndexErrorKind = "none-accepted" | "no-container-at-index" | "start-past-end" | "num-to-fetch" | "not-found" | "storage" | "incomplete";
 
 export class IndexError extends Error {
   constructor(
