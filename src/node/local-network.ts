@@ -109,7 +109,8 @@ export class LocalNetwork {
     };
     const indexStorage = data === undefined ? undefined : { store: data.independentStore().namespace("index/"), hasRunBefore: !data.fresh };
     const operator = await OperatorApis.create({ network, engine: provider.engine, exchange }, { ...managementOptions, indexStorage });
-    const management = await createManagement(network, { ...routes, ...operator.routes }, managementOptions);
+    const authStore = data?.independentStore().namespace("auth/");
+    const management = await createManagement(network, { ...routes, ...operator.routes }, managementOptions, authStore);
     const wsRoutes: Record<string, OpenSession> = {
       [PATHS.contractWs]: provider.openSession,
       [`/ext/bc/${network.cChainId}/ws`]: provider.openSession,

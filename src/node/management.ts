@@ -10,6 +10,7 @@ import * as path from "node:path";
 import type { NetworkIdentifiers } from "../network/constants";
 import { PATHS } from "../network/paths";
 import type { Dispatch } from "../rpc/types";
+import type { DurableStore } from "../storage";
 import { AuthError } from "./auth/errors";
 // Types only: the auth modules (JWT, password strength, argon2) load when a node requires auth.
 import type { ApiAuthority, Clock } from "./auth/tokens";
@@ -73,9 +74,15 @@ export async function createManagement(
   network: NetworkIdentifiers,
   chainRoutes: Record<string, Dispatch>,
   options: ManagementOptions = {},
+  /** Where a node with a data directory keeps its auth state (a store committing on its own). */
+  authStore?: DurableStore,
 ): Promise<Management> {
   const auth = options.apiAuthRequired === true ? await loadAuth() : undefined;
-  const authority = auth === undefined ? undefined : await auth.ApiAuthority.create(await authPassword(options), options.clock);
+  let authority: ApiAuthority | undefined;
+  if (auth !== undefined) {
+    const password = await authPassword(options);
+    authority = authStore === undefined ? await auth.ApiAuthority.create(password, options.clock) : await auth.keptAuthority(password, authStore, options.clock);
+  }
   const staking = stakingOptions(options);
   const kept = staking.dir !== undefined || staking.certFile !== undefined || staking.keyFile !== undefined;
   const loading = loadStakingIdentity(staking);
@@ -114,9 +121,13 @@ export async function createManagement(
 }
 
 /** The auth API and its token authority, loaded only by a node that requires auth. */
-async function loadAuth(): Promise<{ ApiAuthority: typeof ApiAuthority; createAuthApi: typeof import("./auth/api").createAuthApi }> {
-  const [{ ApiAuthority }, { createAuthApi }] = await Promise.all([import("./auth/tokens"), import("./auth/api")]);
-  return { ApiAuthority, createAuthApi };
+async function loadAuth(): Promise<{
+  ApiAuthority: typeof ApiAuthority;
+  createAuthApi: typeof import("./auth/api").createAuthApi;
+  keptAuthority: typeof import("./auth/kept-auth").keptAuthority;
+}> {
+  const [{ ApiAuthority }, { createAuthApi }, { keptAuthority }] = await Promise.all([import("./auth/tokens"), import("./auth/api"), import("./auth/kept-auth")]);
+  return { ApiAuthority, createAuthApi, keptAuthority };
 }
 
 /** The password of `--api-auth-required`: given, or read from its file; trimmed. */

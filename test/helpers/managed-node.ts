@@ -44,6 +44,9 @@ export async function startManagedNode(management: ManagementOptions = {}): Prom
         }),
       ),
     get: async (path, headers = {}) => answer(await fetch(`${node.url}${path}`, { headers })),
-    close: () => node.close(),
+    close: async () => {
+      await node.close();
+      await network.close();
+    },
   };
 }

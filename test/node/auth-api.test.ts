@@ -291,4 +291,67 @@ describe("auth API (/ext/auth) and the token check of --api-auth-required", func
       expect((error as Error).message).to.equal("--api-auth-required needs --api-auth-password-file");
     });
   });
+
+  describe("in the node's data directory (--db-dir)", () => {
+    let dir: string;
+    beforeEach(async () => {
+      dir = await fs.mkdtemp(path.join(os.tmpdir(), "nativekit-auth-db-"));
+    });
+    afterEach(async () => {
+      await fs.rm(dir, { recursive: true, force: true });
+    });
+    const restart = async (password = PASSWORD) => {
+      await n.close();
+      n = await startManagedNode({ apiAuthRequired: true, apiAuthPassword: password, dbDir: dir });
+    };
+
+    it("keeps a token made before a restart valid", async () => {
+      n = await startManagedNode({ apiAuthRequired: true, apiAuthPassword: PASSWORD, dbDir: dir });
+      try {
+        const token = await newToken(["*"]);
+        await restart();
+        expect((await n.post("/ext/info", "info.getNetworkID", {}, bearer(token))).status).to.equal(200);
+      } finally {
+        await n.close();
+      }
+    });
+
+    it("keeps a revoked token revoked across a restart", async () => {
+      n = await startManagedNode({ apiAuthRequired: true, apiAuthPassword: PASSWORD, dbDir: dir });
+      try {
+        const token = await newToken(["*"]);
+        await n.post("/ext/auth", "auth.revokeToken", { password: PASSWORD, token });
+        await restart();
+        expectRefused(await n.post("/ext/info", "info.getNetworkID", {}, bearer(token)), "the provided auth token was revoked");
+      } finally {
+        await n.close();
+      }
+    });
+
+    it("keeps a password changed with auth.changePassword across a restart with the same password file", async () => {
+      n = await startManagedNode({ apiAuthRequired: true, apiAuthPassword: PASSWORD, dbDir: dir });
+      try {
+        await n.post("/ext/auth", "auth.changePassword", { oldPassword: PASSWORD, newPassword: NEW_PASSWORD });
+        await restart();
+        expectRpcError(await n.post("/ext/auth", "auth.newToken", { password: PASSWORD, endpoints: ["*"] }), "incorrect password");
+        expect(await newToken(["*"], NEW_PASSWORD)).to.be.a("string");
+      } finally {
+        await n.close();
+      }
+    });
+
+    it("starts over from a changed password file: its password rules and earlier tokens are invalid", async () => {
+      n = await startManagedNode({ apiAuthRequired: true, apiAuthPassword: PASSWORD, dbDir: dir });
+      try {
+        const token = await newToken(["*"]);
+        await n.post("/ext/auth", "auth.changePassword", { oldPassword: PASSWORD, newPassword: NEW_PASSWORD });
+        const third = "copper-Meadow-lantern-77";
+        await restart(third);
+        expectRefused(await n.post("/ext/info", "info.getNetworkID", {}, bearer(token)), "signature is invalid");
+        expect(await newToken(["*"], third)).to.be.a("string");
+      } finally {
+        await n.close();
+      }
+    });
+  });
 });

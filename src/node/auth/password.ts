@@ -52,6 +52,19 @@ export class PasswordHash {
     return new PasswordHash(salt, await hash(password, salt));
   }
 
+  /** The 48 bytes a data directory keeps: salt ‖ hash. */
+  toBytes(): Uint8Array {
+    const bytes = new Uint8Array(this.salt.length + this.key.length);
+    bytes.set(this.salt, 0);
+    bytes.set(this.key, this.salt.length);
+    return bytes;
+  }
+
+  static fromBytes(bytes: Uint8Array): PasswordHash {
+    if (bytes.length !== 48) throw new RangeError(`a kept password hash has 48 bytes, got ${bytes.length}`);
+    return new PasswordHash(bytes.slice(0, 16), bytes.slice(16));
+  }
+
   /** Whether `password` is the one hashed here (compared in constant time). */
   async matches(password: string): Promise<boolean> {
     return timingSafeEqual(await hash(password, this.salt), this.key);

@@ -6,7 +6,8 @@
  * `{exp, jti, endpoints}`: it expires 12 hours after it was made, `jti` is 20 random bytes in
  * base64url, and `endpoints` lists the paths it opens (any `"*"` collapses the list to `["*"]`).
  * The HMAC key is the password's argon2id hash (see `PasswordHash`), so changing the password,
- * or restarting the node (new salt), invalidates every token ("signature is invalid").
+ * or restarting a node without a data directory (new salt), invalidates every token ("signature
+ * is invalid"); a node with one keeps the hash and the revocations (`kept-auth.ts`).
  *
  * A request is granted when its path's last segment is `auth` (the auth API never needs a
  * token), or when it carries `Authorization: Bearer <token>` with a valid, unrevoked token
@@ -34,13 +35,33 @@ export function isAuthExempt(path: string): boolean {
   return segments[segments.length - 1] === "auth";
 }
 
+/** The state an authority may hand to a keeper after each change: its password hash and revocations. */
+export interface AuthorityState {
+  readonly password: PasswordHash;
+  readonly revoked: readonly string[];
+}
+
 export class ApiAuthority {
-  private readonly revoked = new Set<string>();
+  private readonly revoked: Set<string>;
+  /** Told after each change, and waited for before the change is answered. */
+  onChange: ((state: AuthorityState) => Promise<void>) | undefined;
 
   private constructor(
     private password: PasswordHash,
     private readonly clock: Clock,
-  ) {}
+    revoked: readonly string[] = [],
+  ) {
+    this.revoked = new Set(revoked);
+  }
+
+  /** An authority as kept before: its password hash and revoked tokens. */
+  static restore(state: AuthorityState, clock: Clock = () => new Date()): ApiAuthority {
+    return new ApiAuthority(state.password, clock, state.revoked);
+  }
+
+  get state(): AuthorityState {
+    return { password: this.password, revoked: [...this.revoked] };
+  }
 
   /**
    * The authority of a node started with `password` (already trimmed). Refuses a password that
@@ -79,6 +100,7 @@ export class ApiAuthority {
       throw error;
     }
     this.revoked.add(token);
+    await this.onChange?.(this.state);
   }
 
   /**
@@ -92,6 +114,7 @@ export class ApiAuthority {
     checkNewPassword(newPassword);
     this.password = await PasswordHash.of(newPassword);
     this.revoked.clear();
+    await this.onChange?.(this.state);
   }
 
   /**
