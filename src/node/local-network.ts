@@ -64,7 +64,7 @@ export class LocalNetwork {
   static async create(options: LocalNetworkOptions = {}): Promise<LocalNetwork> {
     const { network = LOCAL_NETWORK, fundTestKey = true, exchangeGenesis, management: managementOptions, ...engineOptions } = options;
     // Opened first: a directory of another network or format is refused before anything starts.
-    const data = managementOptions?.dbDir === undefined ? undefined : await openDataDirectory(managementOptions.dbDir, network.networkId);
+    const data = managementOptions?.dbDir === undefined ? undefined : await openDataDirectory(managementOptions.dbDir, { networkId: network.networkId, evmChainId: engineOptions.chainId ?? network.evmChainId });
     try {
       return await LocalNetwork.assemble(network, fundTestKey, exchangeGenesis, managementOptions, engineOptions, data);
     } catch (error) {

@@ -16,6 +16,8 @@ const DATABASE_FOLDER = "db";
 export interface DataManifest {
   readonly format: number;
   readonly networkId: number;
+  /** The contract chain's EVM chain ID: its transactions are signed for it. */
+  readonly evmChainId: number;
   /** When the directory was first used (ISO 8601). */
   readonly created: string;
 }
@@ -40,11 +42,18 @@ export interface DataDirectory {
   close(): Promise<void>;
 }
 
+/** Which network a data directory belongs to. */
+export interface DataIdentity {
+  readonly networkId: number;
+  readonly evmChainId: number;
+}
+
 /**
- * Opens the node's data directory `dir` (creating it when absent) for network `networkId`.
- * Refuses a directory written for another network or in another format version.
+ * Opens the node's data directory `dir` (creating it when absent) for the network `identity`.
+ * Refuses a directory written for another network (ID or EVM chain ID) or in another format version.
  */
-export async function openDataDirectory(dir: string, networkId: number): Promise<DataDirectory> {
+export async function openDataDirectory(dir: string, identity: DataIdentity): Promise<DataDirectory> {
+  const { networkId, evmChainId } = identity;
   const location = path.resolve(dir);
   await fs.mkdir(location, { recursive: true });
   const backend = await LevelBackend.open(path.join(location, DATABASE_FOLDER));
@@ -53,7 +62,7 @@ export async function openDataDirectory(dir: string, networkId: number): Promise
     const existing = await store.get(MANIFEST_KEY);
     let manifest: DataManifest;
     if (existing === undefined) {
-      manifest = { format: DATA_FORMAT_VERSION, networkId, created: new Date().toISOString() };
+      manifest = { format: DATA_FORMAT_VERSION, networkId, evmChainId, created: new Date().toISOString() };
       store.put(MANIFEST_KEY, new TextEncoder().encode(JSON.stringify(manifest)));
       await store.commit();
     } else {
@@ -68,6 +77,12 @@ export async function openDataDirectory(dir: string, networkId: number): Promise
         throw new DataDirectoryError(
           `${location} holds the data of network ${manifest.networkId}, and this node runs network ${networkId}. ` +
             `Start with --network-id ${manifest.networkId}, or use another --db-dir.`,
+        );
+      }
+      if (manifest.evmChainId !== evmChainId) {
+        throw new DataDirectoryError(
+          `${location} holds a contract chain with EVM chain ID ${manifest.evmChainId}, and this node runs chain ID ${evmChainId}. ` +
+            `Start with --chain-id ${manifest.evmChainId}, or use another --db-dir.`,
         );
       }
     }
@@ -93,8 +108,9 @@ function readManifest(bytes: Uint8Array, location: string): DataManifest {
     throw new DataDirectoryError(`${location} has an unreadable manifest: it was not written by nativekit, or is damaged`);
   }
   const record = parsed as Partial<DataManifest> | null;
-  if (record === null || typeof record !== "object" || typeof record.format !== "number" || typeof record.networkId !== "number") {
-    throw new DataDirectoryError(`${location} has a manifest without a format and network ID: it was not written by nativekit`);
+  if (record === null || typeof record !== "object" || typeof record.format !== "number") {
+    throw new DataDirectoryError(`${location} has a manifest without a format version: it was not written by nativekit`);
   }
-  return { format: record.format, networkId: record.networkId, created: String(record.created ?? "") };
+  // Checked after the format: another format may describe its network otherwise.
+  return { format: record.format, networkId: Number(record.networkId), evmChainId: Number(record.evmChainId), created: String(record.created ?? "") };
 }

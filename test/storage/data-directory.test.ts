@@ -5,6 +5,8 @@ import path from "node:path";
 import { DATA_FORMAT_VERSION, DataDirectoryError, LevelBackend, durableStore, openDataDirectory } from "../../src/storage";
 import { rejection } from "../helpers/chain";
 
+const LOCAL = { networkId: 1337, evmChainId: 43112 };
+
 describe("storage: the node's data directory", () => {
   let dir: string;
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), "nativekit-data-"))));
@@ -12,7 +14,7 @@ describe("storage: the node's data directory", () => {
 
   it("is created when absent, marked with this build's format and the network", async () => {
     const target = path.join(dir, "new", "nested");
-    const data = await openDataDirectory(target, 1337);
+    const data = await openDataDirectory(target, LOCAL);
     try {
       expect(data.fresh).to.equal(true);
       expect(data.manifest.format).to.equal(DATA_FORMAT_VERSION);
@@ -23,11 +25,11 @@ describe("storage: the node's data directory", () => {
   });
 
   it("keeps what was committed across a reopen, and is no longer fresh", async () => {
-    const first = await openDataDirectory(dir, 1337);
+    const first = await openDataDirectory(dir, LOCAL);
     first.store.namespace("c/").put("head", Uint8Array.of(7));
     await first.store.commit();
     await first.close();
-    const second = await openDataDirectory(dir, 1337);
+    const second = await openDataDirectory(dir, LOCAL);
     try {
       expect(second.fresh).to.equal(false);
       expect(await second.store.namespace("c/").get("head")).to.deep.equal(Uint8Array.of(7));
@@ -37,19 +39,26 @@ describe("storage: the node's data directory", () => {
   });
 
   it("refuses a directory written for another network, naming both networks and what to do", async () => {
-    await (await openDataDirectory(dir, 1337)).close();
-    const error = await rejection(openDataDirectory(dir, 12345));
+    await (await openDataDirectory(dir, LOCAL)).close();
+    const error = await rejection(openDataDirectory(dir, { ...LOCAL, networkId: 12345 }));
     expect(error).to.be.instanceOf(DataDirectoryError);
     expect(error.message).to.include("network 1337").and.include("network 12345").and.include("--network-id 1337");
+  });
+
+  it("refuses a directory whose contract chain has another EVM chain ID", async () => {
+    await (await openDataDirectory(dir, LOCAL)).close();
+    const error = await rejection(openDataDirectory(dir, { ...LOCAL, evmChainId: 31337 }));
+    expect(error).to.be.instanceOf(DataDirectoryError);
+    expect(error.message).to.include("EVM chain ID 43112").and.include("chain ID 31337").and.include("--chain-id 43112");
   });
 
   it("refuses a directory written in another format version", async () => {
     const backend = await LevelBackend.open(path.join(dir, "db"));
     const store = durableStore(backend);
-    store.put("manifest", new TextEncoder().encode(JSON.stringify({ format: DATA_FORMAT_VERSION + 1, networkId: 1337 })));
+    store.put("manifest", new TextEncoder().encode(JSON.stringify({ format: DATA_FORMAT_VERSION + 1, networkId: 1337, evmChainId: 43112 })));
     await store.commit();
     await backend.close();
-    const error = await rejection(openDataDirectory(dir, 1337));
+    const error = await rejection(openDataDirectory(dir, LOCAL));
     expect(error).to.be.instanceOf(DataDirectoryError);
     expect(error.message).to.include(`format ${DATA_FORMAT_VERSION + 1}`).and.include("never converted in place");
   });
@@ -60,13 +69,13 @@ describe("storage: the node's data directory", () => {
     store.put("manifest", new TextEncoder().encode("not json"));
     await store.commit();
     await backend.close();
-    expect((await rejection(openDataDirectory(dir, 1337))).message).to.include("not written by nativekit");
+    expect((await rejection(openDataDirectory(dir, LOCAL))).message).to.include("not written by nativekit");
   });
 
   it("cannot be opened twice at once, and says so", async () => {
-    const data = await openDataDirectory(dir, 1337);
+    const data = await openDataDirectory(dir, LOCAL);
     try {
-      expect((await rejection(openDataDirectory(dir, 1337))).message).to.include("cannot open the database");
+      expect((await rejection(openDataDirectory(dir, LOCAL))).message).to.include("cannot open the database");
     } finally {
       await data.close();
     }
