@@ -5,16 +5,21 @@
  * filter), `newPendingTransactions` (hashes, or whole transactions with `true`) and the chain's
  * `newAcceptedTransactions` (hashes, or whole transactions with `true`).
  *
- * The hub is fed once per engine API (engine.onBlock and the transactions sent); each
- * connection opens its own session, whose subscriptions end with `close()`. Notifications are
- * pushed at once, never collected for polling, so nothing expires.
+ * The hub is fed once per engine API (engine.onBlock, engine.onRemovedBlocks and the
+ * transactions sent); each connection opens its own session, whose subscriptions end with
+ * `close()`. Notifications are pushed at once, never collected for polling, so nothing expires.
+ *
+ * When evm_revert or hardhat_reset takes blocks off the chain, their matching logs are sent
+ * again with `removed: true`, oldest block first (geth's order on a reorg); newHeads then
+ * reports the blocks of the new branch as they are mined.
  */
 import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams, RpcError, RpcErrorCode } from "../../rpc/errors";
 import type { Dispatch, JsonRpcNotification, RpcSession } from "../../rpc/types";
 import { randomBytes } from "node:crypto";
-import type { BlockRecord } from "../chain";
+import type { BlockRecord, LogRecord } from "../chain";
 import type { Engine } from "../engine";
+import { logMatches } from "../state-reads";
 import type { LogFilter, PooledTransaction } from "../types";
 import { formatBlock, formatLog, formatMinedTransaction, formatTransaction } from "./format";
 import * as p from "./params";
@@ -48,6 +53,9 @@ export class SubscriptionHub {
   ) {
     engine.onBlock((record) => {
       for (const session of this.sessions) session.noteBlock(record);
+    });
+    engine.onRemovedBlocks((records) => {
+      for (const session of this.sessions) session.noteRemoved(records);
     });
   }
 
@@ -127,7 +135,8 @@ export class SubscriptionSession implements RpcSession {
   private logMatch(criteria: unknown): LogFilter {
     const o = criteria === undefined || criteria === null ? {} : criteria;
     if (typeof o !== "object" || Array.isArray(o)) throw invalidParams("the logs subscription takes a filter object");
-    return p.logFilter({ ...o, fromBlock: undefined, toBlock: undefined, blockHash: undefined }, this.engine.chain.height, () => 0n);
+    const match = p.logFilter({ ...o, fromBlock: undefined, toBlock: undefined, blockHash: undefined }, this.engine.chain.height, () => 0n);
+    return { ...match, fromBlock: 0n, toBlock: NO_UPPER_BOUND };
   }
 
   /** Called for every block joining the chain (it is already on it). */
@@ -138,16 +147,23 @@ export class SubscriptionSession implements RpcSession {
           this.send(id, header(record));
           break;
         case "logs":
-          if (record.transactions.length === 0) break;
-          for (const log of this.engine.getLogs({ ...subscription.match, fromBlock: record.number, toBlock: record.number })) {
-            this.send(id, formatLog(log));
-          }
+          for (const log of matchingLogs(record, subscription.match)) this.send(id, formatLog(log));
           break;
         case "newAcceptedTransactions":
           for (const mined of record.transactions) this.send(id, subscription.full ? formatMinedTransaction(mined) : mined.hash);
           break;
         case "newPendingTransactions":
           break;
+      }
+    }
+  }
+
+  /** Called with the blocks a revert or reset took off the chain, oldest first. */
+  noteRemoved(records: readonly BlockRecord[]): void {
+    for (const [id, subscription] of this.subscriptions) {
+      if (subscription.kind !== "logs") continue;
+      for (const record of records) {
+        for (const log of matchingLogs(record, subscription.match)) this.send(id, { ...formatLog(log), removed: true });
       }
     }
   }
@@ -163,6 +179,17 @@ export class SubscriptionSession implements RpcSession {
     // A subscription dropped by an earlier notification's consumer (it unsubscribed, or the connection closed) gets no more.
     if (this.closed || !this.subscriptions.has(id)) return;
     this.push(subscriptionNotification(id, result));
+  }
+}
+
+/** The largest block number (geth's are uint64): the upper bound of a subscription without toBlock. */
+const NO_UPPER_BOUND = 2n ** 64n - 1n;
+
+/** The logs of `record` that `match` selects, its block bounds included. */
+function* matchingLogs(record: BlockRecord, match: LogFilter): Iterable<LogRecord> {
+  if (record.number < match.fromBlock || record.number > match.toBlock) return;
+  for (const mined of record.transactions) {
+    for (const log of mined.receipt.logs) if (logMatches(log, match)) yield log;
   }
 }
 
