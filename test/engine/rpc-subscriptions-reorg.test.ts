@@ -67,6 +67,19 @@ describe("in-process provider: subscriptions across evm_revert and hardhat_reset
     ]);
   });
 
+  it("removed logs respect the subscription's block bounds", async () => {
+    const first = (await head()) + 1n;
+    const sub = await subscribe("logs", { fromBlock: "0x0", toBlock: `0x${first.toString(16)}` });
+    const snap = await snapshot();
+    await store(1);
+    await store(2);
+    await revert(snap);
+    expect(of(sub).map((log) => [BigInt(log.blockNumber), log.removed])).to.deep.equal([
+      [first, false],
+      [first, true],
+    ]);
+  });
+
   it("evm_revert that removes no block sends nothing", async () => {
     const logs = await subscribe("logs");
     const heads = await subscribe("newHeads");

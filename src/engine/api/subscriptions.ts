@@ -9,9 +9,15 @@
  * transactions sent); each connection opens its own session, whose subscriptions end with
  * `close()`. Notifications are pushed at once, never collected for polling, so nothing expires.
  *
- * When evm_revert or hardhat_reset takes blocks off the chain, their matching logs are sent
- * again with `removed: true`, oldest block first (geth's order on a reorg); newHeads then
- * reports the blocks of the new branch as they are mined.
+ * `logs` follows geth's filter system (eth/filters): it delivers logs of blocks that join the
+ * chain from now on, never past ones. `fromBlock`/`toBlock` do not replay anything: they only
+ * bound the block numbers whose logs are delivered (a `toBlock` in the past delivers nothing
+ * more); "latest" (or no bound) leaves that side open, "earliest" is block 0, "pending" is
+ * refused, and so are `fromBlock` after `toBlock` and a numbered `toBlock` with an open
+ * `fromBlock` (geth: "invalid from and to block combination"). `blockHash` is checked, then
+ * ignored, as geth does. When evm_revert or hardhat_reset takes blocks off the chain, their
+ * matching logs are sent again with `removed: true`, oldest block first (geth's order on a
+ * reorg); newHeads then reports the blocks of the new branch as they are mined.
  */
 import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams, RpcError, RpcErrorCode } from "../../rpc/errors";
@@ -131,12 +137,27 @@ export class SubscriptionSession implements RpcSession {
     }
   }
 
-  /** The address/topics criteria of eth_getLogs; block bounds do not apply to logs yet to come. */
+  /**
+   * eth_getLogs' address/topics criteria, with geth's rules for a subscription's block bounds
+   * (see the module comment); an open bound becomes 0 or {@link NO_UPPER_BOUND}.
+   */
   private logMatch(criteria: unknown): LogFilter {
     const o = criteria === undefined || criteria === null ? {} : criteria;
     if (typeof o !== "object" || Array.isArray(o)) throw invalidParams("the logs subscription takes a filter object");
-    const match = p.logFilter({ ...o, fromBlock: undefined, toBlock: undefined, blockHash: undefined }, this.engine.chain.height, () => 0n);
-    return { ...match, fromBlock: 0n, toBlock: NO_UPPER_BOUND };
+    const { fromBlock, toBlock, blockHash, ...rest } = o as Record<string, unknown>;
+    if (blockHash !== undefined && blockHash !== null) {
+      if (fromBlock !== undefined || toBlock !== undefined) throw invalidParams("a filter with blockHash cannot also have fromBlock or toBlock");
+      p.hash(blockHash, "filter.blockHash");
+    }
+    const from = subscriptionBound(fromBlock, "filter.fromBlock");
+    const to = subscriptionBound(toBlock, "filter.toBlock");
+    if (to !== undefined && (from === undefined || from > to)) {
+      throw invalidParams(
+        `invalid from and to block combination: filter.fromBlock ${from === undefined ? "latest" : from} is after filter.toBlock ${to}`,
+      );
+    }
+    const match = p.logFilter(rest, this.engine.chain.height, () => 0n);
+    return { ...match, fromBlock: from ?? 0n, toBlock: to ?? NO_UPPER_BOUND };
   }
 
   /** Called for every block joining the chain (it is already on it). */
@@ -184,6 +205,17 @@ export class SubscriptionSession implements RpcSession {
 
 /** The largest block number (geth's are uint64): the upper bound of a subscription without toBlock. */
 const NO_UPPER_BOUND = 2n ** 64n - 1n;
+
+/** A subscription's fromBlock or toBlock: a number, or undefined for "latest" (open). */
+function subscriptionBound(value: unknown, name: string): bigint | undefined {
+  const selector = p.blockSelector(value, name);
+  if (typeof selector === "bigint") return selector;
+  if (selector === "earliest") return 0n;
+  if (selector === "pending") throw invalidParams(`${name}: pending logs are not supported`);
+  if (typeof selector === "object") throw invalidParams(`${name} must be a block number or tag, not a block hash`);
+  // latest, safe, finalized: accepted blocks are final on this chain, so all mean the head.
+  return undefined;
+}
 
 /** The logs of `record` that `match` selects, its block bounds included. */
 function* matchingLogs(record: BlockRecord, match: LogFilter): Iterable<LogRecord> {
