@@ -76,4 +76,26 @@ describe("the nativekit Hardhat network", () => {
       provider.removeListener("message", record);
     }
   });
+
+  it("after evm_revert, hre.network.provider's message events resend the removed logs with removed: true", async () => {
+    const provider = hre.network.provider;
+    const results: { removed: boolean; transactionHash: string }[] = [];
+    const record = (m: { data: { result: (typeof results)[number] } }) => results.push(m.data.result);
+    const harness = await hre.ethers.deployContract("RpcHarness");
+    await harness.waitForDeployment();
+    const snapshot = await provider.request({ method: "evm_snapshot", params: [] });
+    provider.on("message", record);
+    const subscription = await provider.request({ method: "eth_subscribe", params: ["logs", { address: await harness.getAddress() }] });
+    try {
+      const receipt = await (await harness.getFunction("store")(5)).wait();
+      await provider.request({ method: "evm_revert", params: [snapshot] });
+      expect(results.map((r) => [r.transactionHash, r.removed])).to.deep.equal([
+        [receipt!.hash, false],
+        [receipt!.hash, true],
+      ]);
+    } finally {
+      await provider.request({ method: "eth_unsubscribe", params: [subscription] });
+      provider.removeListener("message", record);
+    }
+  });
 });
