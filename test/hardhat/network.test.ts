@@ -77,6 +77,21 @@ describe("the nativekit Hardhat network", () => {
     }
   });
 
+  it("hre.ethers.provider.on('block') reports blocks in process (hardhat-ethers polls for them)", async () => {
+    const blocks: number[] = [];
+    const listener = (n: number) => void blocks.push(n);
+    await hre.ethers.provider.on("block", listener);
+    try {
+      for (let i = 0; i < 100 && blocks.length === 0; i++) {
+        await hre.network.provider.request({ method: "evm_mine", params: [] });
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(blocks.at(-1)).to.equal(await hre.ethers.provider.getBlockNumber());
+    } finally {
+      await hre.ethers.provider.off("block", listener);
+    }
+  });
+
   it("after evm_revert, hre.network.provider's message events resend the removed logs with removed: true", async () => {
     const provider = hre.network.provider;
     const results: { removed: boolean; transactionHash: string }[] = [];
