@@ -1,8 +1,7 @@
 import { expect } from "chai";
 
-import type { SubscriptionMessage } from "../../src/engine/provider";
-import { RpcHarness__factory, type RpcHarness } from "../../typechain-types";
-import { rejection, startChain, type TestChain } from "../helpers/chain";
+import { rejection } from "../helpers/chain";
+import { subscriptionFixture, type SubscriptionFixture } from "../helpers/subscriptions";
 
 const hex = (n: bigint) => `0x${n.toString(16)}`;
 
@@ -12,29 +11,18 @@ const hex = (n: bigint) => `0x${n.toString(16)}`;
  * invalid combinations are refused.
  */
 describe("in-process provider: the block bounds of a logs subscription", () => {
-  let chain: TestChain;
-  let harness: RpcHarness;
-  let messages: SubscriptionMessage[];
-  const record = (m: SubscriptionMessage) => messages.push(m);
-
-  const subscribe = (filter: Record<string, unknown>) => chain.rpc("eth_subscribe", ["logs", filter]) as Promise<string>;
-  const blocksOf = (subscription: string) =>
-    messages.filter((m) => m.data.subscription === subscription).map((m) => BigInt((m.data.result as { blockNumber: string }).blockNumber));
-  const head = async () => BigInt((await chain.rpc("eth_blockNumber")) as string);
-  const store = async (value: number) => (await harness.store(value)).wait();
+  let f: SubscriptionFixture;
+  const subscribe = (filter: Record<string, unknown>) => f.subscribe("logs", filter);
+  const blocksOf = (subscription: string) => f.results<{ blockNumber: string }>(subscription).map((log) => BigInt(log.blockNumber));
+  const head = async () => BigInt((await f.chain.rpc("eth_blockNumber")) as string);
+  const store = async (value: number) => (await f.harness.store(value)).wait();
 
   beforeEach(async () => {
-    chain = await startChain();
-    harness = await new RpcHarness__factory(chain.signers[0]!).deploy();
-    await harness.waitForDeployment();
+    f = await subscriptionFixture();
     await store(1);
-    messages = [];
-    chain.native.on("message", record);
   });
 
-  afterEach(() => {
-    chain.native.off("message", record);
-  });
+  afterEach(() => f.stop());
 
   it("fromBlock in the past replays no past log: only logs of new blocks arrive", async () => {
     const sub = await subscribe({ fromBlock: "0x0" });

@@ -1,9 +1,7 @@
 import { expect } from "chai";
 import { id } from "ethers";
 
-import type { SubscriptionMessage } from "../../src/engine/provider";
-import { RpcHarness__factory, type RpcHarness } from "../../typechain-types";
-import { startChain, type TestChain } from "../helpers/chain";
+import { subscriptionFixture, type SubscriptionFixture } from "../helpers/subscriptions";
 
 const PUT = id("Put(address,uint256,uint256)");
 
@@ -20,35 +18,25 @@ interface LogResult {
  * reports the new branch as it is mined.
  */
 describe("in-process provider: subscriptions across evm_revert and hardhat_reset", () => {
-  let chain: TestChain;
-  let harness: RpcHarness;
-  let messages: SubscriptionMessage[];
-  const record = (m: SubscriptionMessage) => messages.push(m);
-
-  const subscribe = (...params: unknown[]) => chain.rpc("eth_subscribe", params) as Promise<string>;
-  const of = <T = LogResult>(subscription: string) => messages.filter((m) => m.data.subscription === subscription).map((m) => m.data.result as T);
-  const snapshot = () => chain.rpc("evm_snapshot") as Promise<string>;
-  const revert = (snap: string) => chain.rpc("evm_revert", [snap]);
-  const head = async () => BigInt((await chain.rpc("eth_blockNumber")) as string);
-  const store = async (value: number) => (await harness.store(value)).wait();
+  let f: SubscriptionFixture;
+  const subscribe = (...params: unknown[]) => f.subscribe(...params);
+  const of = (subscription: string) => f.results<LogResult>(subscription);
+  const snapshot = () => f.chain.rpc("evm_snapshot") as Promise<string>;
+  const revert = (snap: string) => f.chain.rpc("evm_revert", [snap]);
+  const head = async () => BigInt((await f.chain.rpc("eth_blockNumber")) as string);
+  const store = async (value: number) => (await f.harness.store(value)).wait();
 
   beforeEach(async () => {
-    chain = await startChain();
-    harness = await new RpcHarness__factory(chain.signers[0]!).deploy();
-    await harness.waitForDeployment();
-    messages = [];
-    chain.native.on("message", record);
+    f = await subscriptionFixture();
   });
 
-  afterEach(() => {
-    chain.native.off("message", record);
-  });
+  afterEach(() => f.stop());
 
   it("evm_revert sends the logs of the removed blocks again with removed: true, oldest block first", async () => {
     const sub = await subscribe("logs");
     const snap = await snapshot();
     await store(1);
-    await (await harness.put(2, 20)).wait();
+    await (await f.harness.put(2, 20)).wait();
     const delivered = of(sub);
     expect(delivered).to.have.length(2);
     await revert(snap);
@@ -56,10 +44,10 @@ describe("in-process provider: subscriptions across evm_revert and hardhat_reset
   });
 
   it("removed logs pass the subscription's address and topics filter", async () => {
-    const sub = await subscribe("logs", { address: await harness.getAddress(), topics: [PUT] });
+    const sub = await subscribe("logs", { address: await f.harness.getAddress(), topics: [PUT] });
     const snap = await snapshot();
     await store(1);
-    await (await harness.put(2, 20)).wait();
+    await (await f.harness.put(2, 20)).wait();
     await revert(snap);
     expect(of(sub).map((log) => [log.topics[0], log.removed])).to.deep.equal([
       [PUT, false],
@@ -93,7 +81,7 @@ describe("in-process provider: subscriptions across evm_revert and hardhat_reset
     await store(1);
     const subs = await Promise.all(["newHeads", "newAcceptedTransactions", "newPendingTransactions"].map((kind) => subscribe(kind)));
     await revert(snap);
-    expect(messages).to.deep.equal([]);
+    expect(f.messages).to.deep.equal([]);
     expect(subs).to.have.length(3);
   });
 
@@ -104,7 +92,7 @@ describe("in-process provider: subscriptions across evm_revert and hardhat_reset
     await store(1);
     await revert(snap);
     await store(2);
-    const [removed, added] = of<{ number: string; hash: string }>(sub);
+    const [removed, added] = f.results<{ number: string; hash: string }>(sub);
     expect(BigInt(added!.number)).to.equal(base + 1n);
     expect(added!.number).to.equal(removed!.number);
     expect(added!.hash).not.to.equal(removed!.hash);
@@ -125,7 +113,7 @@ describe("in-process provider: subscriptions across evm_revert and hardhat_reset
     const sub = await subscribe("logs");
     const snap = await snapshot();
     await store(1);
-    await chain.rpc("eth_unsubscribe", [sub]);
+    await f.chain.rpc("eth_unsubscribe", [sub]);
     await revert(snap);
     expect(of(sub).map((log) => log.removed)).to.deep.equal([false]);
   });
@@ -134,16 +122,16 @@ describe("in-process provider: subscriptions across evm_revert and hardhat_reset
     const sub = await subscribe("logs");
     await store(1);
     const [delivered] = of(sub);
-    await chain.rpc("hardhat_reset");
+    await f.chain.rpc("hardhat_reset");
     expect(of(sub)).to.deep.equal([delivered, { ...delivered, removed: true }]);
   });
 
   it("hardhat_reset also removes the logs emitted before the subscription", async () => {
-    const deployment = (await chain.rpc("eth_getLogs", [{ fromBlock: "0x0" }])) as LogResult[];
+    const deployment = (await f.chain.rpc("eth_getLogs", [{ fromBlock: "0x0" }])) as LogResult[];
     await store(1);
-    const before = (await chain.rpc("eth_getLogs", [{ fromBlock: "0x0" }])) as LogResult[];
+    const before = (await f.chain.rpc("eth_getLogs", [{ fromBlock: "0x0" }])) as LogResult[];
     const sub = await subscribe("logs");
-    await chain.rpc("hardhat_reset");
+    await f.chain.rpc("hardhat_reset");
     expect(of(sub)).to.deep.equal(before.map((log) => ({ ...log, removed: true })));
     expect(before.length).to.be.greaterThan(deployment.length);
   });
