@@ -84,13 +84,15 @@ export class Engine implements AtomicChainHost {
 
   /** Back to a fresh genesis with the same options (hardhat_reset without forking). */
   async reset(): Promise<void> {
+    // The whole former chain leaves, its genesis too (the new one has another timestamp).
+    const removed = [...this.state.chain.range(0n, this.state.chain.height)];
     this.transactions.reset();
     this.pool.clear();
     this.time.reset();
     this.mineOnArrival = this.settings.automine;
     this.settings.genesisTimestamp = Math.floor(Date.now() / 1000);
     await this.startChain();
-    this.snapshots.reset();
+    this.snapshots.reset(removed);
   }
 
   // ---------------------------------------------------------------- running operations
@@ -112,6 +114,14 @@ export class Engine implements AtomicChainHost {
   /** Calls `listener` with every block appended from now on; returns the function that stops it. */
   onBlock(listener: (record: BlockRecord) => void): () => void {
     return this.blocks.onBlock(listener);
+  }
+
+  /**
+   * Calls `listener` with the blocks each evm_revert or hardhat_reset takes off the chain,
+   * oldest first, once the chain is back; returns the function that stops it.
+   */
+  onRemovedBlocks(listener: (records: readonly BlockRecord[]) => void): () => void {
+    return this.snapshots.onRemovedBlocks(listener);
   }
 
   // ---------------------------------------------------------------- what the engine is

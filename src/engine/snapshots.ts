@@ -3,9 +3,14 @@
  * back with it (the head state, the clock, the pool, and the companions: state kept outside the
  * engine, such as a local network's exchange chain, that must move with the contract chain's).
  * hardhat_reset also returns the companions to their state when they joined.
+ *
+ * Going back removes blocks from the chain: whoever reported them (the logs subscriptions,
+ * which then report their logs again with `removed: true`, as geth does on a reorg) learns
+ * which through `onRemovedBlocks`.
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { BlockTime, ClockSnapshot } from "./block-time";
+import type { BlockRecord } from "./chain";
 import type { ChainState } from "./chain-state";
 import type { MultiCoinSnapshot } from "./multicoin";
 import type { TransactionPool } from "./pool";
@@ -26,6 +31,7 @@ export class Snapshots {
   private nextSnapshotId = 1;
   /** Each companion with the restore function of its state when it joined (hardhat_reset). */
   private readonly companions: { companion: SnapshotCompanion; restoreInitial: () => void }[] = [];
+  private readonly removedListeners = new Set<(records: readonly BlockRecord[]) => void>();
 
   constructor(
     private readonly state: ChainState,
@@ -40,6 +46,16 @@ export class Snapshots {
    */
   addCompanion(companion: SnapshotCompanion): void {
     this.companions.push({ companion, restoreInitial: companion.capture() });
+  }
+
+  /**
+   * Calls `listener` with the blocks each revert or reset takes off the chain, oldest first,
+   * once the chain and state are back (so it may read the new head); returns the function that
+   * stops it.
+   */
+  onRemovedBlocks(listener: (records: readonly BlockRecord[]) => void): () => void {
+    this.removedListeners.add(listener);
+    return () => this.removedListeners.delete(listener);
   }
 
   async snapshot(): Promise<number> {
@@ -61,6 +77,7 @@ export class Snapshots {
     const snapshot = this.snapshots.get(id);
     if (snapshot === undefined) return false;
     for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
+    const removed = [...this.state.chain.range(snapshot.height + 1n, this.state.chain.height)];
     this.state.chain.truncate(snapshot.height);
     const stateManager = this.state.stateManager;
     await stateManager.setStateRoot(snapshot.stateRoot);
@@ -69,12 +86,22 @@ export class Snapshots {
     this.time.restore(snapshot.clock);
     this.pool.restore(snapshot.pending);
     for (const restore of snapshot.companions) restore();
+    this.announceRemoved(removed);
     return true;
   }
 
-  /** After hardhat_reset: no snapshot survives, and every companion is back to its state when it joined. */
-  reset(): void {
+  /**
+   * After hardhat_reset: no snapshot survives, every companion is back to its state when it
+   * joined, and `removed` (the whole former chain) is announced.
+   */
+  reset(removed: readonly BlockRecord[]): void {
     this.snapshots.clear();
     for (const { restoreInitial } of this.companions) restoreInitial();
+    this.announceRemoved(removed);
+  }
+
+  private announceRemoved(removed: readonly BlockRecord[]): void {
+    if (removed.length === 0) return;
+    for (const listener of this.removedListeners) listener(removed);
   }
 }

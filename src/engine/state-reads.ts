@@ -72,7 +72,8 @@ export class StateReads {
   }
 }
 
-function logMatches(log: LogRecord, filter: LogFilter): boolean {
+/** Whether a log passes a filter's address and topics criteria (its block bounds are the caller's). */
+export function logMatches(log: LogRecord, filter: LogFilter): boolean {
   if (filter.addresses.length > 0 && !filter.addresses.some((a) => bytesEqual(a, log.address))) return false;
   for (let i = 0; i < filter.topics.length; i++) {
     const wanted = filter.topics[i];

@@ -76,4 +76,41 @@ describe("the nativekit Hardhat network", () => {
       provider.removeListener("message", record);
     }
   });
+
+  it("hre.ethers.provider.on('block') reports blocks in process (hardhat-ethers polls for them)", async () => {
+    const blocks: number[] = [];
+    const listener = (n: number) => void blocks.push(n);
+    await hre.ethers.provider.on("block", listener);
+    try {
+      for (let i = 0; i < 100 && blocks.length === 0; i++) {
+        await hre.network.provider.request({ method: "evm_mine", params: [] });
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(blocks.at(-1)).to.equal(await hre.ethers.provider.getBlockNumber());
+    } finally {
+      await hre.ethers.provider.off("block", listener);
+    }
+  });
+
+  it("after evm_revert, hre.network.provider's message events resend the removed logs with removed: true", async () => {
+    const provider = hre.network.provider;
+    const results: { removed: boolean; transactionHash: string }[] = [];
+    const record = (m: { data: { result: (typeof results)[number] } }) => results.push(m.data.result);
+    const harness = await hre.ethers.deployContract("RpcHarness");
+    await harness.waitForDeployment();
+    const snapshot = await provider.request({ method: "evm_snapshot", params: [] });
+    provider.on("message", record);
+    const subscription = await provider.request({ method: "eth_subscribe", params: ["logs", { address: await harness.getAddress() }] });
+    try {
+      const receipt = await (await harness.getFunction("store")(5)).wait();
+      await provider.request({ method: "evm_revert", params: [snapshot] });
+      expect(results.map((r) => [r.transactionHash, r.removed])).to.deep.equal([
+        [receipt!.hash, false],
+        [receipt!.hash, true],
+      ]);
+    } finally {
+      await provider.request({ method: "eth_unsubscribe", params: [subscription] });
+      provider.removeListener("message", record);
+    }
+  });
 });

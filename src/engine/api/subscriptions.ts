@@ -5,16 +5,27 @@
  * filter), `newPendingTransactions` (hashes, or whole transactions with `true`) and the chain's
  * `newAcceptedTransactions` (hashes, or whole transactions with `true`).
  *
- * The hub is fed once per engine API (engine.onBlock and the transactions sent); each
- * connection opens its own session, whose subscriptions end with `close()`. Notifications are
- * pushed at once, never collected for polling, so nothing expires.
+ * The hub is fed once per engine API (engine.onBlock, engine.onRemovedBlocks and the
+ * transactions sent); each connection opens its own session, whose subscriptions end with
+ * `close()`. Notifications are pushed at once, never collected for polling, so nothing expires.
+ *
+ * `logs` follows geth's filter system (eth/filters): it delivers logs of blocks that join the
+ * chain from now on, never past ones. `fromBlock`/`toBlock` do not replay anything: they only
+ * bound the block numbers whose logs are delivered (a `toBlock` in the past delivers nothing
+ * more); "latest" (or no bound) leaves that side open, "earliest" is block 0, "pending" is
+ * refused, and so are `fromBlock` after `toBlock` and a numbered `toBlock` with an open
+ * `fromBlock` (geth: "invalid from and to block combination"). `blockHash` is checked, then
+ * ignored, as geth does. When evm_revert or hardhat_reset takes blocks off the chain, their
+ * matching logs are sent again with `removed: true`, oldest block first (geth's order on a
+ * reorg); newHeads then reports the blocks of the new branch as they are mined.
  */
 import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams, RpcError, RpcErrorCode } from "../../rpc/errors";
 import type { Dispatch, JsonRpcNotification, RpcSession } from "../../rpc/types";
 import { randomBytes } from "node:crypto";
-import type { BlockRecord } from "../chain";
+import type { BlockRecord, LogRecord } from "../chain";
 import type { Engine } from "../engine";
+import { logMatches } from "../state-reads";
 import type { LogFilter, PooledTransaction } from "../types";
 import { formatBlock, formatLog, formatMinedTransaction, formatTransaction } from "./format";
 import * as p from "./params";
@@ -48,6 +59,9 @@ export class SubscriptionHub {
   ) {
     engine.onBlock((record) => {
       for (const session of this.sessions) session.noteBlock(record);
+    });
+    engine.onRemovedBlocks((records) => {
+      for (const session of this.sessions) session.noteRemoved(records);
     });
   }
 
@@ -123,11 +137,27 @@ export class SubscriptionSession implements RpcSession {
     }
   }
 
-  /** The address/topics criteria of eth_getLogs; block bounds do not apply to logs yet to come. */
+  /**
+   * eth_getLogs' address/topics criteria, with geth's rules for a subscription's block bounds
+   * (see the module comment); an open bound becomes 0 or {@link NO_UPPER_BOUND}.
+   */
   private logMatch(criteria: unknown): LogFilter {
     const o = criteria === undefined || criteria === null ? {} : criteria;
     if (typeof o !== "object" || Array.isArray(o)) throw invalidParams("the logs subscription takes a filter object");
-    return p.logFilter({ ...o, fromBlock: undefined, toBlock: undefined, blockHash: undefined }, this.engine.chain.height, () => 0n);
+    const { fromBlock, toBlock, blockHash, ...rest } = o as Record<string, unknown>;
+    if (blockHash !== undefined && blockHash !== null) {
+      if (fromBlock !== undefined || toBlock !== undefined) throw invalidParams("a filter with blockHash cannot also have fromBlock or toBlock");
+      p.hash(blockHash, "filter.blockHash");
+    }
+    const from = subscriptionBound(fromBlock, "filter.fromBlock");
+    const to = subscriptionBound(toBlock, "filter.toBlock");
+    if (to !== undefined && (from === undefined || from > to)) {
+      throw invalidParams(
+        `invalid from and to block combination: filter.fromBlock ${from === undefined ? "latest" : from} is after filter.toBlock ${to}`,
+      );
+    }
+    const match = p.logFilter(rest, this.engine.chain.height, () => 0n);
+    return { ...match, fromBlock: from ?? 0n, toBlock: to ?? NO_UPPER_BOUND };
   }
 
   /** Called for every block joining the chain (it is already on it). */
@@ -138,16 +168,23 @@ export class SubscriptionSession implements RpcSession {
           this.send(id, header(record));
           break;
         case "logs":
-          if (record.transactions.length === 0) break;
-          for (const log of this.engine.getLogs({ ...subscription.match, fromBlock: record.number, toBlock: record.number })) {
-            this.send(id, formatLog(log));
-          }
+          for (const log of matchingLogs(record, subscription.match)) this.send(id, formatLog(log));
           break;
         case "newAcceptedTransactions":
           for (const mined of record.transactions) this.send(id, subscription.full ? formatMinedTransaction(mined) : mined.hash);
           break;
         case "newPendingTransactions":
           break;
+      }
+    }
+  }
+
+  /** Called with the blocks a revert or reset took off the chain, oldest first. */
+  noteRemoved(records: readonly BlockRecord[]): void {
+    for (const [id, subscription] of this.subscriptions) {
+      if (subscription.kind !== "logs") continue;
+      for (const record of records) {
+        for (const log of matchingLogs(record, subscription.match)) this.send(id, { ...formatLog(log), removed: true });
       }
     }
   }
@@ -163,6 +200,28 @@ export class SubscriptionSession implements RpcSession {
     // A subscription dropped by an earlier notification's consumer (it unsubscribed, or the connection closed) gets no more.
     if (this.closed || !this.subscriptions.has(id)) return;
     this.push(subscriptionNotification(id, result));
+  }
+}
+
+/** The largest block number (geth's are uint64): the upper bound of a subscription without toBlock. */
+const NO_UPPER_BOUND = 2n ** 64n - 1n;
+
+/** A subscription's fromBlock or toBlock: a number, or undefined for "latest" (open). */
+function subscriptionBound(value: unknown, name: string): bigint | undefined {
+  const selector = p.blockSelector(value, name);
+  if (typeof selector === "bigint") return selector;
+  if (selector === "earliest") return 0n;
+  if (selector === "pending") throw invalidParams(`${name}: pending logs are not supported`);
+  if (typeof selector === "object") throw invalidParams(`${name} must be a block number or tag, not a block hash`);
+  // latest, safe, finalized: accepted blocks are final on this chain, so all mean the head.
+  return undefined;
+}
+
+/** The logs of `record` that `match` selects, its block bounds included. */
+function* matchingLogs(record: BlockRecord, match: LogFilter): Iterable<LogRecord> {
+  if (record.number < match.fromBlock || record.number > match.toBlock) return;
+  for (const mined of record.transactions) {
+    for (const log of mined.receipt.logs) if (logMatches(log, match)) yield log;
   }
 }
 
