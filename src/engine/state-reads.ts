@@ -72,6 +72,14 @@ export class StateReads {
   }
 }
 
+/** The logs of one block that pass a filter (its bounds, address and topics), in log order. */
+export function* logsOfBlock(record: BlockRecord, match: LogFilter): Iterable<LogRecord> {
+  if (record.number < match.fromBlock || record.number > match.toBlock) return;
+  for (const mined of record.transactions) {
+    for (const log of mined.receipt.logs) if (logMatches(log, match)) yield log;
+  }
+}
+
 /** Whether a log passes a filter's address and topics criteria (its block bounds are the caller's). */
 export function logMatches(log: LogRecord, filter: LogFilter): boolean {
   if (filter.addresses.length > 0 && !filter.addresses.some((a) => bytesEqual(a, log.address))) return false;

@@ -135,4 +135,28 @@ describe("in-process provider: subscriptions across evm_revert and hardhat_reset
     expect(of(sub)).to.deep.equal(before.map((log) => ({ ...log, removed: true })));
     expect(before.length).to.be.greaterThan(deployment.length);
   });
+
+  describe("polled log filters (eth_newFilter)", () => {
+    const changes = (filter: string) => f.chain.rpc("eth_getFilterChanges", [filter]) as Promise<LogResult[]>;
+
+    it("report the logs of the blocks evm_revert removed, again, with removed: true", async () => {
+      const filter = (await f.chain.rpc("eth_newFilter", [{}])) as string;
+      const snap = await snapshot();
+      await store(1);
+      const added = await changes(filter);
+      expect(added.map((log) => log.removed)).to.deep.equal([false]);
+      await revert(snap);
+      expect(await changes(filter)).to.deep.equal(added.map((log) => ({ ...log, removed: true })));
+    });
+
+    it("report removed logs only within their address, topics and block bounds", async () => {
+      const beyond = `0x${((await head()) + 100n).toString(16)}`;
+      const filter = (await f.chain.rpc("eth_newFilter", [{ topics: [PUT], fromBlock: beyond }])) as string;
+      const snap = await snapshot();
+      await store(1);
+      await (await f.harness.put(2, 20)).wait();
+      await revert(snap);
+      expect(await changes(filter)).to.deep.equal([]);
+    });
+  });
 });

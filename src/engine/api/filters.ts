@@ -3,18 +3,20 @@
  * eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, ...). Like geth's
  * filter system, a filter collects what arrives after it was installed (mined blocks, their
  * matching logs, pooled transactions) until the next poll, so a poll reports every block since
- * the last one, also across evm_revert.
+ * the last one, also across evm_revert; a log filter then also reports the logs of the blocks
+ * the revert removed, again, with `removed: true` (as geth's filters do on a reorg).
  */
 import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams, serverError } from "../../rpc/errors";
 import type { BlockRecord, LogRecord } from "../chain";
 import type { Engine } from "../engine";
+import { logsOfBlock } from "../state-reads";
 import type { LogFilter } from "../types";
 import { formatLog, q } from "./format";
 import * as p from "./params";
 
 type Filter = (
-  | { kind: "logs"; match: LogFilter; fromBlock?: bigint; toBlock?: bigint; logs: LogRecord[] }
+  | { kind: "logs"; match: LogFilter; fromBlock?: bigint; toBlock?: bigint; logs: { log: LogRecord; removed: boolean }[] }
   | { kind: "blocks"; hashes: string[] }
   | { kind: "pending"; hashes: string[] }
 ) & { lastPolled?: number };
@@ -31,6 +33,7 @@ export class Filters {
 
   constructor(private readonly engine: Engine) {
     engine.onBlock((record) => this.noteBlock(record));
+    engine.onRemovedBlocks((records) => this.noteRemoved(records));
   }
 
   /** Hands a transaction just sent (eth_sendTransaction, eth_sendRawTransaction) to the pending-transaction filters. */
@@ -65,7 +68,7 @@ export class Filters {
     if (filter.kind === "logs") {
       const logs = filter.logs;
       filter.logs = [];
-      return logs.map(formatLog);
+      return logs.map(({ log, removed }) => ({ ...formatLog(log), removed }));
     }
     const hashes = filter.hashes;
     filter.hashes = [];
@@ -86,8 +89,17 @@ export class Filters {
         if (filter.toBlock !== undefined && record.number > filter.toBlock) continue;
         if (record.transactions.length === 0) continue;
         // The block is already on the chain when listeners run: match its logs like eth_getLogs.
-        filter.logs.push(...this.engine.getLogs({ ...filter.match, fromBlock: record.number, toBlock: record.number }));
+        for (const log of this.engine.getLogs({ ...filter.match, fromBlock: record.number, toBlock: record.number })) filter.logs.push({ log, removed: false });
       }
+    }
+  }
+
+  /** Called when evm_revert or hardhat_reset takes blocks off the chain: their logs leave again, flagged removed. */
+  private noteRemoved(records: readonly BlockRecord[]): void {
+    for (const filter of this.filters.values()) {
+      if (filter.kind !== "logs") continue;
+      const match = { ...filter.match, fromBlock: filter.fromBlock ?? 0n, toBlock: filter.toBlock ?? records[records.length - 1]!.number };
+      for (const record of records) for (const log of logsOfBlock(record, match)) filter.logs.push({ log, removed: true });
     }
   }
 }

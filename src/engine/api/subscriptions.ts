@@ -23,9 +23,9 @@ import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams, RpcError, RpcErrorCode } from "../../rpc/errors";
 import type { Dispatch, JsonRpcNotification, RpcSession } from "../../rpc/types";
 import { randomBytes } from "node:crypto";
-import type { BlockRecord, LogRecord } from "../chain";
+import type { BlockRecord } from "../chain";
 import type { Engine } from "../engine";
-import { logMatches } from "../state-reads";
+import { logsOfBlock } from "../state-reads";
 import type { LogFilter, PooledTransaction } from "../types";
 import { formatBlock, formatLog, formatMinedTransaction, formatTransaction } from "./format";
 import * as p from "./params";
@@ -168,7 +168,7 @@ export class SubscriptionSession implements RpcSession {
           this.send(id, header(record));
           break;
         case "logs":
-          for (const log of matchingLogs(record, subscription.match)) this.send(id, formatLog(log));
+          for (const log of logsOfBlock(record, subscription.match)) this.send(id, formatLog(log));
           break;
         case "newAcceptedTransactions":
           for (const mined of record.transactions) this.send(id, subscription.full ? formatMinedTransaction(mined) : mined.hash);
@@ -184,7 +184,7 @@ export class SubscriptionSession implements RpcSession {
     for (const [id, subscription] of this.subscriptions) {
       if (subscription.kind !== "logs") continue;
       for (const record of records) {
-        for (const log of matchingLogs(record, subscription.match)) this.send(id, { ...formatLog(log), removed: true });
+        for (const log of logsOfBlock(record, subscription.match)) this.send(id, { ...formatLog(log), removed: true });
       }
     }
   }
@@ -218,13 +218,6 @@ function subscriptionBound(value: unknown, name: string): bigint | undefined {
 }
 
 /** The logs of `record` that `match` selects, its block bounds included. */
-function* matchingLogs(record: BlockRecord, match: LogFilter): Iterable<LogRecord> {
-  if (record.number < match.fromBlock || record.number > match.toBlock) return;
-  for (const mined of record.transactions) {
-    for (const log of mined.receipt.logs) if (logMatches(log, match)) yield log;
-  }
-}
-
 /** A newHeads result: the block as eth_getBlockByNumber gives it, without its transactions (as geth's header). */
 function header(record: BlockRecord): Record<string, unknown> {
   const { transactions: _transactions, uncles: _uncles, ...rest } = formatBlock(record, false);
