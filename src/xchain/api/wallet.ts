@@ -40,12 +40,12 @@ export function createExchangeWalletApi(chain: ExchangeChain, keystore: Keystore
   const txReply = (built: BuiltTx) => ({ txID: encodeCb58(built.txId), changeAddr: changeAddr(built) });
   const assetReply = (built: BuiltTx) => ({ assetID: encodeCb58(built.txId), changeAddr: changeAddr(built) });
 
-  const addKey = (owner: KeystoreUser, key: Uint8Array): void => {
+  const addKey = async (owner: KeystoreUser, key: Uint8Array): Promise<void> => {
     const keys = owner.keysFor(chain.chainId);
     // The same key controls the same address: comparing keys is enough (and cheap).
     const has = keys.some((k) => equalBytes(k, key));
     if (!has && keys.length >= MAX_KEYSTORE_ADDRESSES) throw serverError(`keystore user has reached its limit of ${MAX_KEYSTORE_ADDRESSES} addresses`);
-    owner.addKey(chain.chainId, key);
+    await owner.addKey(chain.chainId, key);
   };
 
   /** One payment of send / sendMultiple: amount, assetID, to. */
@@ -108,7 +108,7 @@ export function createExchangeWalletApi(chain: ExchangeChain, keystore: Keystore
     .named("createAddress", async (p) => {
       const owner = await user(p);
       const key = secp256k1.utils.randomSecretKey();
-      addKey(owner, key);
+      await addKey(owner, key);
       return { address: chain.formatAddress(shortIdFromPrivateKey(key)) };
     })
 
@@ -137,7 +137,7 @@ export function createExchangeWalletApi(chain: ExchangeChain, keystore: Keystore
         throw error;
       }
       const owner = await user(p);
-      addKey(owner, key);
+      await addKey(owner, key);
       return { address: chain.formatAddress(shortIdFromPrivateKey(key)) };
     })
 
