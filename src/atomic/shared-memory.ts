@@ -1,4 +1,7 @@
 import { bytesToHex } from "../encoding";
+import type { DurableStore } from "../storage";
+import { MirroredRecords } from "../storage/mirrored-records";
+import { elementKey, elementRecord, readElement } from "./records";
 
 /**
  * Shared atomic memory between chains, as the reference node keeps it: a chain that exports
@@ -41,9 +44,38 @@ export class AtomicMemoryError extends Error {
   }
 }
 
+export interface SharedMemoryOptions {
+  /**
+   * Where the inboxes are kept across restarts (the node's "atomic/" namespace), one record
+   * per element. The memory only stages its changes, never commits: they are part of the
+   * acceptance that makes them (an exchange-chain transaction, a contract-chain block), and
+   * whoever completes that acceptance commits them with it, as one batch. Use
+   * `SharedMemory.open` to read what a store already holds.
+   */
+  store?: DurableStore;
+}
+
 export class SharedMemory {
   /** destination chain hex -> source chain hex -> inbox */
   private readonly inboxes = new Map<string, Map<string, Inbox>>();
+  /** The store's records, mirrored so that a snapshot restore stages exactly the difference. */
+  private records: MirroredRecords | undefined;
+
+  constructor(options: SharedMemoryOptions = {}) {
+    this.records = options.store === undefined ? undefined : MirroredRecords.empty(options.store);
+  }
+
+  /** Shared memory over `store`, holding the elements it holds. Throws DamagedRecordError naming a record it cannot read. */
+  static async open(store: DurableStore): Promise<SharedMemory> {
+    const memory = new SharedMemory();
+    const records = await MirroredRecords.load(store);
+    for (const [key, bytes] of records.entries()) {
+      const { destination, source, element } = readElement(key, bytes);
+      memory.inbox(destination, source).elements.set(bytesToHex(element.key), element);
+    }
+    memory.records = records;
+    return memory;
+  }
 
   private inbox(destination: Uint8Array, source: Uint8Array): Inbox {
     const d = bytesToHex(destination);
@@ -108,7 +140,9 @@ export class SharedMemory {
    */
   capture(): () => void {
     const saved = copyInboxes(this.inboxes);
+    const restoreRecords = this.records?.capture();
     return () => {
+      restoreRecords?.();
       this.inboxes.clear();
       for (const [destination, bySource] of copyInboxes(saved)) this.inboxes.set(destination, bySource);
     };
@@ -135,9 +169,15 @@ export class SharedMemory {
     }
     for (const [peer, request] of entries) {
       const inbox = this.inbox(chain, peer);
-      for (const key of request.remove ?? []) inbox.elements.delete(bytesToHex(key));
+      for (const key of request.remove ?? []) {
+        inbox.elements.delete(bytesToHex(key));
+        this.records?.del(elementKey(chain, peer, key));
+      }
       const outbox = this.inbox(peer, chain);
-      for (const element of request.put ?? []) outbox.elements.set(bytesToHex(element.key), element);
+      for (const element of request.put ?? []) {
+        outbox.elements.set(bytesToHex(element.key), element);
+        this.records?.put(elementKey(peer, chain, element.key), elementRecord(element));
+      }
     }
   }
 }

@@ -313,7 +313,7 @@ export function createContractChainAtomicApi(options: ContractChainAtomicApiOpti
       const text = p.string("privateKey", "argument 'privateKey' not given");
       const key = decoded("privateKey", () => decodePrivateKey(text));
       const user = await authenticate(keystore, p, () => "problem retrieving data");
-      user.addKey(cChainId, key);
+      await user.addKey(cChainId, key);
       return { address: toChecksumAddress(evmAddressOfPrivateKey(key)) };
     },
     /** Atomic UTXOs waiting on this chain from sourceChain, owned by any of the C- addresses. */

@@ -9,12 +9,14 @@ import type { AtomicChainHost } from "../engine/atomic-host";
 import type { BlockRecord } from "../engine/chain";
 import { encodeCb58 } from "../encoding";
 import { LOCAL_NETWORK, type NetworkIdentifiers } from "../network/constants";
+import type { DurableStore } from "../storage";
 import { CodecError, type Utxo, decodeUtxo, shortIdFromPrivateKey } from "../xchain/codec";
 import { AtomicTypeId, type ParsedAtomicTx, parseSignedAtomicTx } from "./atomic-codec";
 import { buildExportTx, buildImportTx } from "./builders";
 import { type AtomicContext, atomicContextOf } from "./context";
 import { AtomicTxError, fail } from "./errors";
 import { ATOMIC_GAS_LIMIT, MAX_ATOMIC_TX_SIZE, atomicTxGasUsed, calculateDynamicFee } from "./fees";
+import { loadAcceptedAtomicTxs, nextBlockHeight, stageAcceptedAtomicTx } from "./records";
 import { verifyAtomicTx } from "./semantics";
 import { applyAtomicStateTransfer, atomicRequestsOf } from "./state-transfer";
 
@@ -51,6 +53,13 @@ export interface ContractChainAtomicsOptions {
   nativeOnly?: boolean;
   /** Unix seconds for UTXO locktimes. Default: the wall clock, never before the head block. */
   clock?: () => bigint;
+  /**
+   * Where accepted transactions are kept across restarts (the node's "cvm/" namespace; see
+   * records.ts). The service only stages, never commits: an acceptance's record is staged
+   * while its block is being made, with the shared-memory changes, and the engine's commit of
+   * that block writes them together. Use `ContractChainAtomics.open` to read what a store holds.
+   */
+  store?: DurableStore;
 }
 
 /**
@@ -65,9 +74,11 @@ export class ContractChainAtomics {
   readonly ctx: AtomicContext;
   private readonly clock: () => bigint;
   private readonly records = new Map<string, TxRecord>();
+  private readonly store: DurableStore | undefined;
 
   constructor(options: ContractChainAtomicsOptions) {
     this.host = options.host;
+    this.store = options.store;
     this.sharedMemory = options.sharedMemory;
     this.network = options.network ?? LOCAL_NETWORK;
     this.ctx = atomicContextOf(this.network, options.nativeOnly ?? options.host.deprecatedPrecompiles);
@@ -78,6 +89,19 @@ export class ContractChainAtomics {
         const head = this.host.headTimestamp();
         return now > head ? now : head;
       });
+  }
+
+  /**
+   * The service over `options.store`, knowing the accepted transactions it holds (whether their
+   * blocks are still in the chain is checked against the host's chain, as always). Throws
+   * DamagedRecordError naming a record it cannot read.
+   */
+  static async open(options: ContractChainAtomicsOptions): Promise<ContractChainAtomics> {
+    const atomics = new ContractChainAtomics(options);
+    if (options.store !== undefined) {
+      for (const [txId, { bytes, height }] of await loadAcceptedAtomicTxs(options.store)) atomics.records.set(txId, { bytes, status: "Accepted", height });
+    }
+    return atomics;
   }
 
   /** Unix seconds used for locktimes. */
@@ -179,6 +203,7 @@ export class ContractChainAtomics {
       const baseFee = this.host.nextBlockBaseFee();
       verifyAtomicTx(parsed, { ctx: this.ctx, sharedMemory: this.sharedMemory, baseFee, now: this.now() });
       const { peerChain, requests } = atomicRequestsOf(tx, parsed.id);
+      let stagedHeight: bigint | undefined;
       const block = await this.host.mineAtomic({
         id: txId,
         gasUsed,
@@ -190,9 +215,16 @@ export class ContractChainAtomics {
             if (error instanceof AtomicMemoryError) fail("shared-memory", error.message);
             throw error;
           }
+          // Inside the block, so that the block's commit writes the record with it.
+          if (this.store !== undefined) {
+            stagedHeight = nextBlockHeight(this.host);
+            stageAcceptedAtomicTx(this.store, txId, { bytes: parsed.signedBytes, height: stagedHeight });
+          }
         },
       });
       this.records.set(txId, { bytes: parsed.signedBytes, status: "Accepted", height: block.number });
+      // Not expected (one block at a time), but the record must name the block that has it.
+      if (this.store !== undefined && stagedHeight !== block.number) stageAcceptedAtomicTx(this.store, txId, { bytes: parsed.signedBytes, height: block.number });
       return { txId, block, parsed, gasUsed, fee: calculateDynamicFee(gasUsed, block.block.header.baseFeePerGas ?? baseFee) };
     } catch (error) {
       if (error instanceof AtomicTxError) {

@@ -107,11 +107,11 @@ export function createExchangeQueryApi(chain: ExchangeChain): RpcApi {
       };
     })
 
-    .named("issueTx", (p) => {
+    .named("issueTx", async (p) => {
       const text = p.string("tx");
       const bytes = decodeBytes(text, txEncodingParam(p, text), "transaction");
       try {
-        return { txID: encodeCb58(chain.issueTx(bytes)) };
+        return { txID: encodeCb58(await chain.issue(bytes)) };
       } catch (error) {
         throw error instanceof CodecError ? malformedTx(error) : error;
       }

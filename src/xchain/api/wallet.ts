@@ -31,21 +31,24 @@ export function createExchangeWalletApi(chain: ExchangeChain, keystore: Keystore
   const user = (p: NamedParams): Promise<KeystoreUser> => authenticateUser(keystore, p);
   const wallet = async (p: NamedParams): Promise<ExchangeWallet> => new ExchangeWallet(chain, (await user(p)).keysFor(chain.chainId));
 
-  /** Issues what the wallet built; the chain's refusal becomes "problem issuing transaction: ..." (walletErrors). */
-  const issue = (built: BuiltTx): BuiltTx => {
-    chain.issueTx(built.bytes);
+  /**
+   * Issues what the wallet built, resolving once the chain's store holds it; the chain's refusal
+   * becomes "problem issuing transaction: ..." (walletErrors).
+   */
+  const issue = async (built: BuiltTx): Promise<BuiltTx> => {
+    await chain.issue(built.bytes);
     return built;
   };
   const changeAddr = (built: BuiltTx): string => chain.formatAddress(built.changeAddr!);
   const txReply = (built: BuiltTx) => ({ txID: encodeCb58(built.txId), changeAddr: changeAddr(built) });
   const assetReply = (built: BuiltTx) => ({ assetID: encodeCb58(built.txId), changeAddr: changeAddr(built) });
 
-  const addKey = (owner: KeystoreUser, key: Uint8Array): void => {
+  const addKey = async (owner: KeystoreUser, key: Uint8Array): Promise<void> => {
     const keys = owner.keysFor(chain.chainId);
     // The same key controls the same address: comparing keys is enough (and cheap).
     const has = keys.some((k) => equalBytes(k, key));
     if (!has && keys.length >= MAX_KEYSTORE_ADDRESSES) throw serverError(`keystore user has reached its limit of ${MAX_KEYSTORE_ADDRESSES} addresses`);
-    owner.addKey(chain.chainId, key);
+    await owner.addKey(chain.chainId, key);
   };
 
   /** One payment of send / sendMultiple: amount, assetID, to. */
@@ -101,14 +104,14 @@ export function createExchangeWalletApi(chain: ExchangeChain, keystore: Keystore
     if (initialHolders.length === 0 && minterSets.length === 0) throw invalidParams("no minters or initialHolders provided");
     const options = read.spendOptions(p);
     const w = await wallet(p);
-    return assetReply(issue(w.createAsset({ name, symbol, denomination, initialHolders, minterSets }, options)));
+    return assetReply(await issue(w.createAsset({ name, symbol, denomination, initialHolders, minterSets }, options)));
   };
 
   return new RpcApi({ namespaces: EXCHANGE_CHAIN_NAMESPACES, mapError: walletErrors })
     .named("createAddress", async (p) => {
       const owner = await user(p);
       const key = secp256k1.utils.randomSecretKey();
-      addKey(owner, key);
+      await addKey(owner, key);
       return { address: chain.formatAddress(shortIdFromPrivateKey(key)) };
     })
 
@@ -137,7 +140,7 @@ export function createExchangeWalletApi(chain: ExchangeChain, keystore: Keystore
         throw error;
       }
       const owner = await user(p);
-      addKey(owner, key);
+      await addKey(owner, key);
       return { address: chain.formatAddress(shortIdFromPrivateKey(key)) };
     })
 
@@ -146,7 +149,7 @@ export function createExchangeWalletApi(chain: ExchangeChain, keystore: Keystore
       const memo = memoParam(p);
       const options = read.spendOptions(p);
       const w = await wallet(p);
-      return txReply(issue(w.sendMultiple([output], { ...options, memo })));
+      return txReply(await issue(w.sendMultiple([output], { ...options, memo })));
     })
 
     .named("sendMultiple", async (p) => {
@@ -155,7 +158,7 @@ export function createExchangeWalletApi(chain: ExchangeChain, keystore: Keystore
       if (outputs.length === 0) throw invalidParams("no outputs to send");
       const options = read.spendOptions(p);
       const w = await wallet(p);
-      return txReply(issue(w.sendMultiple(outputs, { ...options, memo })));
+      return txReply(await issue(w.sendMultiple(outputs, { ...options, memo })));
     })
 
     .named("createFixedCapAsset", createAsset)
@@ -168,7 +171,7 @@ export function createExchangeWalletApi(chain: ExchangeChain, keystore: Keystore
       if (minterSets.length === 0) throw invalidParams("no minters provided");
       const options = read.spendOptions(p);
       const w = await wallet(p);
-      return assetReply(issue(w.createNftAsset({ name, symbol, minterSets }, options)));
+      return assetReply(await issue(w.createNftAsset({ name, symbol, minterSets }, options)));
     })
 
     .named("mint", async (p) => {
@@ -178,7 +181,7 @@ export function createExchangeWalletApi(chain: ExchangeChain, keystore: Keystore
       const to = read.address(p, "to");
       const options = read.spendOptions(p);
       const w = await wallet(p);
-      return txReply(issue(w.mint({ assetId, amount, to }, options)));
+      return txReply(await issue(w.mint({ assetId, amount, to }, options)));
     })
 
     .named("mintNFT", async (p) => {
@@ -189,7 +192,7 @@ export function createExchangeWalletApi(chain: ExchangeChain, keystore: Keystore
       if (payload.length > MAX_NFT_PAYLOAD_SIZE) throw invalidParams(`payload too large: ${payload.length} bytes, at most ${MAX_NFT_PAYLOAD_SIZE}`);
       const options = read.spendOptions(p);
       const w = await wallet(p);
-      return txReply(issue(w.mintNft({ assetId, payload, to }, options)));
+      return txReply(await issue(w.mintNft({ assetId, payload, to }, options)));
     })
 
     .named("export", async (p) => {
@@ -199,7 +202,7 @@ export function createExchangeWalletApi(chain: ExchangeChain, keystore: Keystore
       if (amount === 0n) throw invalidParams("amount must be positive");
       const options = read.spendOptions(p);
       const w = await wallet(p);
-      return txReply(issue(w.export({ assetId, amount, destinationChain, to }, options)));
+      return txReply(await issue(w.export({ assetId, amount, destinationChain, to }, options)));
     })
 
     .named("import", async (p) => {
@@ -207,6 +210,6 @@ export function createExchangeWalletApi(chain: ExchangeChain, keystore: Keystore
       if (equalBytes(sourceChain, chain.chainId)) throw invalidParams("sourceChain is this chain; import from another chain of the network (for example C)");
       const to = read.address(p, "to");
       const w = await wallet(p);
-      return { txID: encodeCb58(issue(w.import({ sourceChain, to })).txId) };
+      return { txID: encodeCb58((await issue(w.import({ sourceChain, to }))).txId) };
     });
 }

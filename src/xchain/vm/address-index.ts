@@ -13,8 +13,11 @@ export class AddressTxIndex {
   /** address hex -> asset hex -> tx IDs in acceptance order */
   private byAddress = new Map<string, Map<string, Uint8Array[]>>();
 
-  /** Records an accepted transaction: each (owner address, asset) of the UTXOs it consumed or produced gets it once. */
-  add(txId: Uint8Array, utxos: readonly Utxo[]): void {
+  /**
+   * Records an accepted transaction: each (owner address, asset) of the UTXOs it consumed or
+   * produced gets it once. Returns those pairs (hex), for the chain's store.
+   */
+  add(txId: Uint8Array, utxos: readonly Utxo[]): [string, string][] {
     const changes = new Map<string, Set<string>>();
     for (const utxo of utxos) {
       for (const address of ownersOf(utxo.output)) {
@@ -33,6 +36,16 @@ export class AddressTxIndex {
         byAsset.set(asset, list);
       }
     }
+    return [...changes].flatMap(([address, assets]) => [...assets].map((asset): [string, string] => [address, asset]));
+  }
+
+  /** Appends one entry as loaded from the store (address and asset in hex), after the ones already there. */
+  append(address: string, asset: string, txId: Uint8Array): void {
+    let byAsset = this.byAddress.get(address);
+    if (byAsset === undefined) this.byAddress.set(address, (byAsset = new Map()));
+    const list = byAsset.get(asset) ?? [];
+    list.push(txId);
+    byAsset.set(asset, list);
   }
 
   /** The transactions of (`address`, `assetId`) from position `cursor`, at most `pageSize`. */

@@ -3,14 +3,13 @@ import { decodeCb58, encodeCb58, equalBytes, formatChainAddress, parseChainAddre
 import { EncodingError } from "../../encoding/errors";
 import { ChainDirectory } from "../../network/chains";
 import type { NetworkIdentifiers } from "../../network/constants";
+import type { DurableStore } from "../../storage";
 import {
   CodecError,
   consumedUtxos,
-  type CreateAssetTx,
   decodeUtxo,
   encodeSignedTx,
   type FeeConfig,
-  FxIndex,
   MAX_MEMPOOL_TX_SIZE,
   parseSignedTx,
   type ParsedSignedTx,
@@ -22,14 +21,17 @@ import {
   type Utxo,
   utxoId,
   validateSignedTx,
-  compareTransferableOutputs,
-  type TransferableOutput,
 } from "../codec";
 import { type ExchangeGenesis, genesisAssetId } from "../genesis";
+import { genesisTransactions } from "./genesis-txs";
 import { AddressTxIndex } from "./address-index";
 import { TxRejectedError } from "./errors";
+import { checkSameGenesis, ExchangeChainRecords, type LoadedExchangeChain } from "./persistence";
+import { type AcceptedTx, type AssetInfo, classify, type UtxoPage } from "./types";
 import { ownersOf, type StoredUtxo, storeUtxo, UtxoSet } from "./utxo-set";
 import { verifySemantics, type VerificationContext } from "./verify";
+
+export type { AcceptedTx, AssetInfo, AssetType, UtxoPage } from "./types";
 
 /**
  * The exchange chain (the reference node's X-Chain "AVM") without any transport: UTXO set,
@@ -40,68 +42,24 @@ import { verifySemantics, type VerificationContext } from "./verify";
  * two from getTxStatus).
  */
 
-export type AssetType = "fixedCap" | "variableCap" | "nonFungible" | "property";
-
-export interface AssetInfo {
-  id: Uint8Array;
-  /** Primary alias (genesis assets only, e.g. "AVAX"). */
-  alias: string | undefined;
-  name: string;
-  symbol: string;
-  denomination: number;
-  /**
-   * nonFungible: created with an nftfx state; variableCap: created with secp256k1fx mint
-   * outputs; property: propertyfx only; fixedCap otherwise.
-   */
-  type: AssetType;
-  /** Feature extensions (0 secp256k1fx, 1 nftfx, 2 propertyfx) of the asset's initial states. */
-  fxIndices: ReadonlySet<number>;
-  /** The transaction that created it. */
-  createTx: CreateAssetTx;
-}
-
-export interface AcceptedTx {
-  id: Uint8Array;
-  tx: SignedTx;
-  bytes: Uint8Array;
-  /** Position in acceptance order (genesis transactions first). */
-  index: number;
-  /** Acceptance time, Unix milliseconds. */
-  acceptedAt: number;
-  /** True for the genesis transactions. */
-  genesis: boolean;
-}
-
 export interface ExchangeChainOptions {
   network: NetworkIdentifiers;
   sharedMemory: SharedMemory;
   genesis: ExchangeGenesis;
   /** Current time in Unix seconds (for locktimes). Default: the system clock. */
   clock?: () => bigint;
-}
-
-/** One page of a UTXO listing and where it stopped. */
-export interface UtxoPage {
-  utxos: Utxo[];
-  /** UTXO bytes, in the order of `utxos`. */
-  bytes: Uint8Array[];
-  lastAddress: Uint8Array;
-  lastUtxoId: Uint8Array;
+  /**
+   * Where the chain is kept across restarts (the node's "x/" namespace; see persistence.ts).
+   * `new ExchangeChain` stages its genesis there (a fresh store); `ExchangeChain.open` loads
+   * what a store holds. Use `issue` (not `issueTx`) to answer only once a transaction is stored.
+   */
+  store?: DurableStore;
 }
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
 
 function systemClock(): bigint {
   return BigInt(Math.floor(Date.now() / 1000));
-}
-
-function classify(tx: CreateAssetTx): AssetType {
-  const fxs = new Set(tx.initialStates.map((s) => s.fxIndex));
-  if (fxs.has(FxIndex.Nft)) return "nonFungible";
-  const secp = tx.initialStates.find((s) => s.fxIndex === FxIndex.Secp256k1);
-  if (secp !== undefined && secp.outputs.some((o) => o.typeId === TypeId.Secp256k1MintOutput)) return "variableCap";
-  if (secp === undefined && fxs.has(FxIndex.Property)) return "property";
-  return "fixedCap";
 }
 
 /** Accepted transactions and assets are never edited in place: copying their maps is enough. */
@@ -132,6 +90,8 @@ export class ExchangeChain {
    */
   private readonly chains: ChainDirectory;
   private readonly listeners = new Set<(tx: AcceptedTx) => void>();
+  /** The chain's records in its store, when it has one. */
+  private records: ExchangeChainRecords | undefined;
 
   constructor(options: ExchangeChainOptions) {
     this.network = options.network;
@@ -139,6 +99,7 @@ export class ExchangeChain {
     this.chainId = decodeCb58(options.network.xChainId);
     this.clock = options.clock ?? systemClock;
     this.chains = new ChainDirectory(options.network);
+    this.records = options.store === undefined ? undefined : ExchangeChainRecords.fresh(options.store);
 
     const genesis = options.genesis;
     if (genesis.assets.length === 0) throw new RangeError("the exchange chain's genesis must create at least one asset (the fee asset)");
@@ -152,36 +113,59 @@ export class ExchangeChain {
     }
     this.fees = { assetId: this.feeAssetId, txFee: options.network.txFee, createAssetTxFee: options.network.createAssetTxFee };
 
-    for (const asset of genesis.assets) {
-      const tx = asset.tx;
-      if (tx.outputs.length !== 0 || tx.inputs.length !== 0) throw new RangeError(`genesis asset ${asset.alias} must have no inputs or outputs, only initial states`);
-      const signed: SignedTx = { unsignedTx: tx, credentials: [] };
+    for (const { signed, alias } of genesisTransactions(genesis, this.network.networkId, this.chainId, this.feeAssetId)) {
       const accepted = this.record(signed, encodeSignedTx(signed), true);
-      if (this.assetAliases.has(asset.alias)) throw new RangeError(`genesis asset alias ${asset.alias} is used twice`);
-      this.assetAliases.set(asset.alias, accepted.id);
-      this.assets.get(hex(accepted.id))!.alias ??= asset.alias;
-      for (const utxo of producedUtxos(tx, accepted.id).utxos) this.utxos.add(storeUtxo(utxo));
+      if (alias !== undefined) {
+        if (this.assetAliases.has(alias)) throw new RangeError(`genesis asset alias ${alias} is used twice`);
+        this.assetAliases.set(alias, accepted.id);
+        this.records?.putAlias(alias, accepted.id);
+        this.assets.get(hex(accepted.id))!.alias ??= alias;
+      }
+      for (const utxo of producedUtxos(signed.unsignedTx, accepted.id).utxos) this.addUtxo(storeUtxo(utxo));
     }
-    if (genesis.allocations !== undefined && genesis.allocations.length > 0) {
-      const outputs: TransferableOutput[] = genesis.allocations.map((a) => ({
-        assetId: this.feeAssetId,
-        output: { typeId: TypeId.Secp256k1TransferOutput, amount: a.amount, locktime: a.locktime ?? 0n, threshold: 1, addresses: [a.shortId] },
-      }));
-      outputs.sort(compareTransferableOutputs);
-      const signed: SignedTx = {
-        unsignedTx: {
-          typeId: TypeId.BaseTx,
-          networkId: this.network.networkId,
-          blockchainId: this.chainId,
-          outputs,
-          inputs: [],
-          memo: new TextEncoder().encode("nativekit genesis allocations"),
-        },
-        credentials: [],
-      };
-      const accepted = this.record(signed, encodeSignedTx(signed), true);
-      for (const utxo of producedUtxos(signed.unsignedTx, accepted.id).utxos) this.utxos.add(storeUtxo(utxo));
+  }
+
+  /**
+   * The chain over `options.store`: what the store holds when it holds the chain (the genesis
+   * is not made again, only checked to be this node's), else a new chain whose genesis is
+   * committed there. Without a store, `new ExchangeChain(options)`. Throws DamagedRecordError
+   * naming a record it cannot read, ExchangeStoreError for a store of another genesis.
+   */
+  static async open(options: ExchangeChainOptions): Promise<ExchangeChain> {
+    if (options.store === undefined) return new ExchangeChain(options);
+    const { records, loaded } = await ExchangeChainRecords.load(options.store);
+    if (loaded === undefined) {
+      const fresh = new ExchangeChain(options);
+      await records.commit();
+      return fresh;
     }
+    const chain = new ExchangeChain({ ...options, store: undefined });
+    checkSameGenesis(chain.order, loaded.txs);
+    chain.load(loaded);
+    chain.records = records;
+    return chain;
+  }
+
+  /** Replaces the state with the store's (transactions replayed in order rebuild the assets). */
+  private load(saved: LoadedExchangeChain): void {
+    this.txs.clear();
+    this.order.length = 0;
+    this.assets.clear();
+    this.assetAliases.clear();
+    this.utxos.clear();
+    for (const tx of saved.txs) this.record(tx.tx, tx.bytes, tx.genesis, tx.id, tx.acceptedAt);
+    for (const { alias, assetId } of saved.aliases) {
+      this.assetAliases.set(alias, assetId);
+      const asset = this.assets.get(hex(assetId));
+      if (asset !== undefined) asset.alias ??= alias;
+    }
+    for (const stored of saved.utxos) this.utxos.add(stored);
+    for (const { address, asset, txId } of saved.addressTxs) this.addressTxs.append(address, asset, txId);
+  }
+
+  private addUtxo(stored: StoredUtxo): void {
+    this.utxos.add(stored);
+    this.records?.putUtxo(stored);
   }
 
   // -------------------------------------------------------------------------------------
@@ -200,7 +184,9 @@ export class ExchangeChain {
     const assets = new Map(this.assets);
     const assetAliases = new Map(this.assetAliases);
     const restoreAddressTxs = this.addressTxs.capture();
+    const restoreRecords = this.records?.capture();
     return () => {
+      restoreRecords?.();
       restoreUtxos();
       replaceEntries(this.txs, txs);
       this.order.length = 0;
@@ -350,6 +336,7 @@ export class ExchangeChain {
    * transaction throws TxRejectedError and changes nothing. Returns the transaction ID.
    */
   issueTx(bytes: Uint8Array): Uint8Array {
+    this.records?.assertWritable();
     const parsed = this.verifyTx(bytes);
     const tx = parsed.tx.unsignedTx;
     const { local } = consumedUtxos(tx);
@@ -367,19 +354,34 @@ export class ExchangeChain {
       this.sharedMemory.apply(this.chainId, [[tx.destinationChain, { put }]]);
     }
 
-    for (const stored of consumed) this.utxos.remove(stored.inputId);
-    const storedProduced = produced.map(storeUtxo);
-    for (const stored of storedProduced) this.utxos.add(stored);
+    for (const stored of consumed) {
+      this.utxos.remove(stored.inputId);
+      this.records?.delUtxo(stored.inputId);
+    }
+    for (const stored of produced.map(storeUtxo)) this.addUtxo(stored);
     const accepted = this.record(parsed.tx, parsed.signedBytes, false, parsed.txId);
-    this.addressTxs.add(accepted.id, [...consumed.map((s) => s.utxo), ...produced]);
+    const indexed = this.addressTxs.add(accepted.id, [...consumed.map((s) => s.utxo), ...produced]);
+    this.records?.putAddressTxs(indexed, accepted);
     for (const listener of this.listeners) listener(accepted);
     return accepted.id;
   }
 
-  private record(tx: SignedTx, bytes: Uint8Array, genesis: boolean, id: Uint8Array = parseSignedTx(bytes).txId): AcceptedTx {
-    const accepted: AcceptedTx = { id, tx, bytes, index: this.order.length, acceptedAt: Date.now(), genesis };
+  /**
+   * `issueTx`, then the commit that makes the acceptance durable (with a store): resolves once
+   * a restart would find the transaction, so it is what an API answers from. Throws
+   * ExchangeStoreError when the store cannot write it (the chain then accepts nothing more).
+   */
+  async issue(bytes: Uint8Array): Promise<Uint8Array> {
+    const id = this.issueTx(bytes);
+    await this.records?.commit();
+    return id;
+  }
+
+  private record(tx: SignedTx, bytes: Uint8Array, genesis: boolean, id: Uint8Array = parseSignedTx(bytes).txId, acceptedAt = Date.now()): AcceptedTx {
+    const accepted: AcceptedTx = { id, tx, bytes, index: this.order.length, acceptedAt, genesis };
     this.txs.set(hex(id), accepted);
     this.order.push(accepted);
+    this.records?.putTx(accepted);
     const unsigned: UnsignedTx = tx.unsignedTx;
     if (unsigned.typeId === TypeId.CreateAssetTx) {
       this.assets.set(hex(id), {

@@ -97,3 +97,8 @@ export class WalletError extends Error {
     this.problem = problem;
   }
 }
+
+/** The exchange chain's durable store failed: the chain refuses to accept what it cannot keep. */
+export class ExchangeStoreError extends Error {
+  override readonly name = "ExchangeStoreError";
+}

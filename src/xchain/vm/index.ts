@@ -8,7 +8,7 @@ export {
   type UtxoPage,
 } from "./chain";
 export { PLATFORM_CHAIN_ID } from "../../network/chains";
-export { TxRejectedError, type TxRule, type SemanticRule, WalletError, type WalletProblem } from "./errors";
+export { TxRejectedError, type TxRule, type SemanticRule, WalletError, type WalletProblem, ExchangeStoreError } from "./errors";
 export { ExchangeWallet, Keychain, type SpendOptions, type BuiltTx } from "./wallet";
 export { txToJson, outputToJson, FX_IDS, type JsonContext } from "./json";
 export { verifySemantics, type VerificationContext } from "./verify";

@@ -84,6 +84,11 @@ export class UtxoSet {
     };
   }
 
+  clear(): void {
+    this.byId.clear();
+    this.byAddress.clear();
+  }
+
   /** Every UTXO, in no particular order. */
   all(): IterableIterator<StoredUtxo> {
     return this.byId.values();
