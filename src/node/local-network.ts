@@ -83,14 +83,22 @@ export class LocalNetwork {
   ): Promise<LocalNetwork> {
     const accounts = contractChainAccounts(engineOptions.accounts, fundTestKey);
     const provider = await createNativeProvider({ chainId: network.evmChainId, ...engineOptions, accounts });
-    const sharedMemory = new SharedMemory();
-    const keystore = new Keystore();
-    const exchange = new ExchangeChain({ network, sharedMemory, genesis: localGenesis(network, exchangeGenesis) });
+    // With a data directory each domain keeps its state under its own namespace, all committed
+    // through one staging: a contract-chain block and what it did to the atomic memory land together.
+    const store = data?.store;
+    const sharedMemory = store === undefined ? new SharedMemory() : await SharedMemory.open(store.namespace("atomic/"));
+    const keystore = store === undefined ? new Keystore() : await Keystore.open(store.namespace("keystore/"));
+    const exchange = await ExchangeChain.open({ network, sharedMemory, genesis: localGenesis(network, exchangeGenesis), store: store?.namespace("x/") });
     // evm_snapshot / evm_revert / hardhat_reset move the whole network, not only the contract chain.
     provider.engine.addSnapshotCompanion(exchange);
     provider.engine.addSnapshotCompanion(sharedMemory);
-    const atomic = createContractChainAtomicApi({ atomics: new ContractChainAtomics({ host: provider.engine, sharedMemory, network }), keystore });
-    const exchangeDispatch = createExchangeChainApi(exchange, keystore).dispatch;
+    const atomics = await ContractChainAtomics.open({ host: provider.engine, sharedMemory, network, store: store?.namespace("cvm/") });
+    const atomic = createContractChainAtomicApi({ atomics, keystore });
+    // One acceptance at a time across the chains when they share a staging: an exchange-chain or
+    // keystore commit made while a contract-chain block is half-staged would write part of it.
+    const oneAtATime = (dispatch: Dispatch): Dispatch =>
+      store === undefined ? dispatch : (method, params) => provider.engine.serialize(() => dispatch(method, params));
+    const exchangeDispatch = oneAtATime(createExchangeChainApi(exchange, keystore).dispatch);
     const staticDispatch = createStaticXvmApi().dispatch;
     // Connectionless (HTTP): eth_subscribe is refused there; WebSocket sessions get their own.
     const rpc = provider.dispatch;
@@ -105,7 +113,7 @@ export class LocalNetwork {
       [`/ext/bc/${network.xChainId}`]: exchangeDispatch,
       [PATHS.exchangeStaticSeed]: staticDispatch,
       [PATHS.exchangeStaticReference]: staticDispatch,
-      [PATHS.keystore]: createKeystoreApi(keystore).dispatch,
+      [PATHS.keystore]: oneAtATime(createKeystoreApi(keystore).dispatch),
     };
     const indexStorage = data === undefined ? undefined : { store: data.independentStore().namespace("index/"), hasRunBefore: !data.fresh };
     const operator = await OperatorApis.create({ network, engine: provider.engine, exchange }, { ...managementOptions, indexStorage });
