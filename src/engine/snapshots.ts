@@ -8,6 +8,7 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import type { BlockTime, ClockSnapshot } from "./block-time";
 import type { ChainState } from "./chain-state";
 import type { MultiCoinSnapshot } from "./multicoin";
+import type { ChainPersistence } from "./persistence/chain-persistence";
 import type { TransactionPool } from "./pool";
 import type { SnapshotCompanion } from "./types";
 
@@ -31,6 +32,8 @@ export class Snapshots {
     private readonly state: ChainState,
     private readonly time: BlockTime,
     private readonly pool: TransactionPool,
+    /** With a durable store, a revert is committed to it (the dropped blocks deleted) before it is answered. */
+    private readonly persistence?: ChainPersistence,
   ) {}
 
   /**
@@ -61,6 +64,7 @@ export class Snapshots {
     const snapshot = this.snapshots.get(id);
     if (snapshot === undefined) return false;
     for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
+    const droppedTo = this.state.chain.height;
     this.state.chain.truncate(snapshot.height);
     const stateManager = this.state.stateManager;
     await stateManager.setStateRoot(snapshot.stateRoot);
@@ -69,6 +73,7 @@ export class Snapshots {
     this.time.restore(snapshot.clock);
     this.pool.restore(snapshot.pending);
     for (const restore of snapshot.companions) restore();
+    await this.persistence?.saveHead(droppedTo);
     return true;
   }
 
