@@ -114,6 +114,8 @@ export class Engine implements AtomicChainHost {
     await this.persistence?.stageClear();
     await this.startChain();
     this.snapshots.reset();
+    // What the companions staged as they went back to their start (see ChainPersistence.commit).
+    await this.persistence?.commit();
   }
 
   // ---------------------------------------------------------------- running operations

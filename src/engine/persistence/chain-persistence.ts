@@ -82,6 +82,15 @@ export class ChainPersistence {
     await this.store.commit();
   }
 
+  /**
+   * Commits whatever is staged in the store (by other domains too): after hardhat_reset, the
+   * snapshot companions (a local network's exchange chain) go back to their start after the new
+   * genesis block is committed.
+   */
+  commit(): Promise<void> {
+    return this.store.commit();
+  }
+
   /** Stages the deletion of everything the store holds of the chain (hardhat_reset; the new genesis follows in the same commit). */
   async stageClear(): Promise<void> {
     for await (const [key] of this.store.entries()) this.store.del(key);
