@@ -21,6 +21,7 @@ import type { ResolvedEngineOptions } from "./options";
 import type { TransactionPool } from "./pool";
 import { failureMessage } from "./revert";
 import type { PooledTransaction } from "./types";
+import type { ChainPersistence } from "./persistence/chain-persistence";
 
 const BEACON_ROOTS_ADDRESS = createAddressFromString("0x000F3df6D732807Ef1319fB7B8bB8522d0Beac02");
 
@@ -77,6 +78,8 @@ export class BlockProducer {
     private readonly settings: Readonly<ResolvedEngineOptions>,
     private readonly time: BlockTime,
     private readonly pool: TransactionPool,
+    /** With a durable store, each block is committed to it before its transactions are answered. */
+    private readonly persistence?: ChainPersistence,
   ) {
     const common = state.common;
     this.canAssembleBlocks =
@@ -123,7 +126,9 @@ export class BlockProducer {
       },
       { common, setHardfork: false },
     );
-    this.state.chain.append(this.record(genesis, [], []));
+    const record = this.record(genesis, [], []);
+    this.state.chain.append(record);
+    await this.accept(record);
   }
 
   /**
@@ -160,7 +165,9 @@ export class BlockProducer {
    * the event loop, so a caller can answer its client first: callers that pass it must run
    * inside the engine's `serialize`, which holds back the next operation until the block is sealed.
    */
-  async executeBlock(opts: MineOptions, sealLater: boolean): Promise<ExecutedBlock> {
+  async executeBlock(opts: MineOptions, sealLaterWanted: boolean): Promise<ExecutedBlock> {
+    // A durable block is answered only once it is committed, so it is never sealed later.
+    const sealLater = sealLaterWanted && this.persistence === undefined;
     // A block still being sealed is the parent of this one.
     if (this.sealing !== undefined) await this.sealing;
     this.assertRunning();
@@ -176,10 +183,10 @@ export class BlockProducer {
     };
     if (!this.canAssembleBlocks) {
       const block = await this.buildWithBlockBuilder(parent.block, headerData, candidates, outcome);
-      return { ...outcome, sealed: Promise.resolve(finish(block)) };
+      return { ...outcome, sealed: Promise.resolve(this.accept(finish(block))) };
     }
     const run = await this.runBlockTransactions(parent.block, headerData, candidates, outcome);
-    const seal = async () => finish(await this.sealBlock(run, outcome.included, outcome.results));
+    const seal = async () => this.accept(finish(await this.sealBlock(run, outcome.included, outcome.results)));
     if (!sealLater) return { ...outcome, sealed: seal() };
     const sealed = new Promise<void>((resolve) => setImmediate(resolve)).then(seal);
     this.sealing = sealed.then(
@@ -192,6 +199,23 @@ export class BlockProducer {
       },
     );
     return { ...outcome, sealed };
+  }
+
+  /**
+   * A block on the chain, once it is durable: committed to the store when there is one. A failed
+   * write stops the simulator, as a failed seal does: the chain in memory would be ahead of the store.
+   */
+  private accept(record: BlockRecord): BlockRecord | Promise<BlockRecord> {
+    const persistence = this.persistence;
+    if (persistence === undefined) return record;
+    return persistence.saveBlock(record).then(
+      () => record,
+      (error: unknown) => {
+        this.fault = error instanceof Error ? error : new Error(String(error));
+        this.settings.log(`internal error: block ${record.number} could not be written to the store (${this.fault.message}); the simulator must be restarted`);
+        throw new SimulatorFaultError(this.fault);
+      },
+    );
   }
 
   /** ethereumjs' BlockBuilder, for rule sets the lean path below does not know. */

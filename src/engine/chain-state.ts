@@ -21,9 +21,11 @@ export class ChainState {
   private live!: NativeStateManager;
   private machine!: VM;
 
+  /** `trieDatabase` makes each fresh state's node database (the durable one when the chain is persisted). */
   constructor(
     readonly common: Common,
     private readonly options: Readonly<ResolvedEngineOptions>,
+    private readonly trieDatabase: () => FlatKeyMapDB = () => new FlatKeyMapDB(),
   ) {}
 
   /** The canonical chain. */
@@ -54,7 +56,7 @@ export class ChainState {
     this.store = new ChainStore();
     // Trie nodes kept as bytes (the default hex-string encoding converts every node on each
     // access), and kept decoded in memory (NodeCachingTrie).
-    const trie = new NodeCachingTrie({ useKeyHashing: true, common: this.common, db: new FlatKeyMapDB(), valueEncoding: ValueEncoding.Bytes });
+    const trie = new NodeCachingTrie({ useKeyHashing: true, common: this.common, db: this.trieDatabase(), valueEncoding: ValueEncoding.Bytes });
     this.live = new NativeStateManager({ common: this.common, caches: new Caches(), trie });
     this.machine = await this.makeVm(this.live);
   }

@@ -20,6 +20,7 @@ import { ExecutionFailedError, InvalidInputError, TransactionRejectedError } fro
 import { Executor } from "./executor";
 import { loadKeccak } from "./keccak";
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from "./options";
+import { ChainPersistence, durableTrieDatabase } from "./persistence/chain-persistence";
 import { TransactionPool } from "./pool";
 import { cleanVmMessage } from "./revert";
 import { Snapshots } from "./snapshots";
@@ -28,6 +29,7 @@ import type { NativeStateManager } from "./state-manager";
 import { StateReads } from "./state-reads";
 import { Transactions } from "./transactions";
 import type { BlockSelector, CallOutcome, LogFilter, PooledTransaction, SnapshotCompanion, TransactionRequest } from "./types";
+import type { DurableStore } from "../storage";
 
 export class Engine implements AtomicChainHost {
   readonly common: Common;
@@ -42,30 +44,49 @@ export class Engine implements AtomicChainHost {
   private readonly blocks: BlockProducer;
   private readonly edits: StateEdits;
   private readonly snapshots: Snapshots;
+  /** The chain in the durable store, when the engine was given one. */
+  private readonly persistence: ChainPersistence | undefined;
+  /** Whether this engine opened a chain from its store (else it started at a new genesis block). */
+  private wasRestored = false;
   private mineOnArrival: boolean;
   private queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(settings: ResolvedEngineOptions) {
+  private constructor(settings: ResolvedEngineOptions, store: DurableStore | undefined) {
     this.settings = settings;
     this.mineOnArrival = settings.automine;
     this.common = engineCommon(settings.chainId, settings.hardfork);
-    this.state = new ChainState(this.common, settings);
+    this.state = new ChainState(this.common, settings, store === undefined ? undefined : durableTrieDatabase(store));
     this.time = new BlockTime(this.common, settings, this.state);
+    this.persistence = store === undefined ? undefined : new ChainPersistence(store, this.state, this.time, settings);
     this.pool = new TransactionPool(this.state, settings, this.time);
     this.reads = new StateReads(this.state);
     this.executor = new Executor(this.state, settings, this.time, this.reads);
     this.transactions = new Transactions(this.common, settings, this.pool, this.executor, this.time);
-    this.blocks = new BlockProducer(this.state, settings, this.time, this.pool);
-    this.edits = new StateEdits(this.state);
-    this.snapshots = new Snapshots(this.state, this.time, this.pool);
+    this.blocks = new BlockProducer(this.state, settings, this.time, this.pool, this.persistence);
+    this.edits = new StateEdits(this.state, this.persistence);
+    this.snapshots = new Snapshots(this.state, this.time, this.pool, this.persistence);
   }
 
+  /** A new engine: on the chain its `store` holds if it holds one, else at a new genesis block. */
   static async create(opts: EngineOptions = {}): Promise<Engine> {
     const settings = resolveEngineOptions(opts);
     await loadKeccak();
-    const engine = new Engine(settings);
-    await engine.startChain();
+    const engine = new Engine(settings, opts.store);
+    if (engine.persistence !== undefined && (await engine.persistence.holdsChain())) await engine.restoreChain(engine.persistence);
+    else await engine.startChain();
     return engine;
+  }
+
+  /** Whether the engine opened a chain kept in its store, rather than starting at a new genesis block. */
+  get restored(): boolean {
+    return this.wasRestored;
+  }
+
+  /** The chain kept in the store, with the configured keys unlocked (the genesis balances are the stored chain's). */
+  private async restoreChain(persistence: ChainPersistence): Promise<void> {
+    for (const { privateKey } of this.settings.accounts) this.transactions.unlock(privateKey);
+    await persistence.load();
+    this.wasRestored = true;
   }
 
   /** A fresh state with the configured accounts and balances, and its genesis block. */
@@ -91,8 +112,12 @@ export class Engine implements AtomicChainHost {
     this.time.reset();
     this.mineOnArrival = this.settings.automine;
     this.settings.genesisTimestamp = Math.floor(Date.now() / 1000);
+    // The stored chain is deleted in the same commit that writes the new genesis block.
+    await this.persistence?.stageClear();
     await this.startChain();
     this.snapshots.reset(removed);
+    // What the companions staged as they went back to their start (see ChainPersistence.commit).
+    await this.persistence?.commit();
   }
 
   // ---------------------------------------------------------------- running operations
@@ -286,8 +311,10 @@ export class Engine implements AtomicChainHost {
       this.pool.add(pooled);
       return pooled.hash;
     }
-    const executed = await this.blocks.executeBlock({ transactions: [pooled] }, opts.sealLater === true);
-    if (opts.sealLater !== true) await executed.sealed;
+    // A durable block is committed before the answer: "accepted" must survive a kill -9.
+    const sealLater = opts.sealLater === true && this.persistence === undefined;
+    const executed = await this.blocks.executeBlock({ transactions: [pooled] }, sealLater);
+    if (!sealLater) await executed.sealed;
     if (executed.rejected.length > 0) {
       throw new TransactionRejectedError(`transaction rejected: ${cleanVmMessage(executed.rejected[0]!.error.message)}`);
     }

@@ -51,3 +51,11 @@ export class SimulatorFaultError extends EngineError {
     super(`the simulator stopped after an internal error: ${fault.message}`);
   }
 }
+
+/**
+ * The chain kept in the durable store cannot be opened: it was written for another chain ID or
+ * rule set, or it is damaged (a block missing or unreadable).
+ */
+export class StoredChainError extends EngineError {
+  override readonly name = "StoredChainError";
+}

@@ -3,6 +3,7 @@
  * checked, as the engine keeps them.
  */
 import { GENESIS_CONTRACT_ADDRESS } from "../encoding/precompile";
+import type { DurableStore } from "../storage";
 import { fundedAccounts, type AccountsOption, type GenesisAccount } from "./accounts";
 
 export type { AccountsOption, KeyAccountOptions, MnemonicAccountsOptions } from "./accounts";
@@ -47,6 +48,13 @@ export interface EngineOptions {
   throwOnCallFailures?: boolean;
   /** Lines for people (console.log from Solidity, warnings). Default: discard. */
   log?: (line: string) => void;
+  /**
+   * Where the chain is kept (a node's --db-dir, under the engine's own namespace). When it holds
+   * a chain, the engine opens that chain instead of making a genesis block (and the genesis
+   * options are not applied again); every block, edit, revert and reset is committed to it before
+   * it is answered. Absent, the chain lives in memory only.
+   */
+  store?: DurableStore;
 }
 
 export const LOCAL_CHAIN_ID = 43112;

@@ -13,6 +13,7 @@ import type { BlockTime, ClockSnapshot } from "./block-time";
 import type { BlockRecord } from "./chain";
 import type { ChainState } from "./chain-state";
 import type { MultiCoinSnapshot } from "./multicoin";
+import type { ChainPersistence } from "./persistence/chain-persistence";
 import type { TransactionPool } from "./pool";
 import type { SnapshotCompanion } from "./types";
 
@@ -37,6 +38,8 @@ export class Snapshots {
     private readonly state: ChainState,
     private readonly time: BlockTime,
     private readonly pool: TransactionPool,
+    /** With a durable store, a revert is committed to it (the dropped blocks deleted) before it is answered. */
+    private readonly persistence?: ChainPersistence,
   ) {}
 
   /**
@@ -78,6 +81,7 @@ export class Snapshots {
     if (snapshot === undefined) return false;
     for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
     const removed = [...this.state.chain.range(snapshot.height + 1n, this.state.chain.height)];
+    const droppedTo = this.state.chain.height;
     this.state.chain.truncate(snapshot.height);
     const stateManager = this.state.stateManager;
     await stateManager.setStateRoot(snapshot.stateRoot);
@@ -86,6 +90,7 @@ export class Snapshots {
     this.time.restore(snapshot.clock);
     this.pool.restore(snapshot.pending);
     for (const restore of snapshot.companions) restore();
+    await this.persistence?.saveHead(droppedTo);
     this.announceRemoved(removed);
     return true;
   }

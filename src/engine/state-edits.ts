@@ -5,9 +5,14 @@
  */
 import { Account, setLengthLeft, type Address } from "@ethereumjs/util";
 import type { ChainState } from "./chain-state";
+import type { ChainPersistence } from "./persistence/chain-persistence";
 
 export class StateEdits {
-  constructor(private readonly state: ChainState) {}
+  constructor(
+    private readonly state: ChainState,
+    /** With a durable store, each edit is committed to it before it is answered. */
+    private readonly persistence?: ChainPersistence,
+  ) {}
 
   async setAssetBalance(address: Address, assetIdHex64: string, amount: bigint): Promise<void> {
     await this.state.stateManager.setAssetBalance(address, assetIdHex64, amount);
@@ -58,6 +63,7 @@ export class StateEdits {
     const stateManager = this.state.stateManager;
     await stateManager.flush();
     this.state.setHeadMultiCoin(stateManager.multiCoin.snapshot());
+    await this.persistence?.saveHead();
   }
 }
 
