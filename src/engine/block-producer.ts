@@ -86,7 +86,12 @@ export class BlockProducer {
       common.consensusType() === ConsensusType.ProofOfStake && !LEAN_PATH_UNKNOWN_EIPS.some((eip) => common.isActivatedEIP(eip));
   }
 
-  /** Calls `listener` with every block appended from now on; returns the function that stops it. */
+  private announce(record: BlockRecord): BlockRecord {
+    for (const listener of this.blockListeners) listener(record);
+    return record;
+  }
+
+  /** Calls `listener` with every block appended from now on (once durable, with a store); returns the function that stops it. */
   onBlock(listener: (record: BlockRecord) => void): () => void {
     this.blockListeners.add(listener);
     return () => this.blockListeners.delete(listener);
@@ -178,7 +183,6 @@ export class BlockProducer {
     const finish = (block: Block): BlockRecord => {
       const record = this.record(block, outcome.included, outcome.results, opts.atomic ?? []);
       this.state.chain.append(record);
-      for (const listener of this.blockListeners) listener(record);
       return record;
     };
     if (!this.canAssembleBlocks) {
@@ -207,9 +211,10 @@ export class BlockProducer {
    */
   private accept(record: BlockRecord): BlockRecord | Promise<BlockRecord> {
     const persistence = this.persistence;
-    if (persistence === undefined) return record;
+    if (persistence === undefined) return this.announce(record);
+    // Listeners (subscriptions, the index, IPC) hear of a block only once it is durable.
     return persistence.saveBlock(record).then(
-      () => record,
+      () => this.announce(record),
       (error: unknown) => {
         this.fault = error instanceof Error ? error : new Error(String(error));
         this.settings.log(`internal error: block ${record.number} could not be written to the store (${this.fault.message}); the simulator must be restarted`);

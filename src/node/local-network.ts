@@ -82,20 +82,21 @@ export class LocalNetwork {
     data: DataDirectory | undefined,
   ): Promise<LocalNetwork> {
     const accounts = contractChainAccounts(engineOptions.accounts, fundTestKey);
-    const provider = await createNativeProvider({ chainId: network.evmChainId, ...engineOptions, accounts });
-    // With a data directory each domain keeps its state under its own namespace, all committed
-    // through one staging: a contract-chain block and what it did to the atomic memory land together.
+    // With a data directory the chains keep their state under their own namespaces, all committed
+    // through one staging: a contract-chain block and what it did to the atomic memory land
+    // together. The keystore, whose changes stand alone, commits on a staging of its own.
     const store = data?.store;
+    const provider = await createNativeProvider({ chainId: network.evmChainId, ...engineOptions, accounts, store: store?.namespace("c/") });
     const sharedMemory = store === undefined ? new SharedMemory() : await SharedMemory.open(store.namespace("atomic/"));
-    const keystore = store === undefined ? new Keystore() : await Keystore.open(store.namespace("keystore/"));
+    const keystore = data === undefined ? new Keystore() : await Keystore.open(data.independentStore().namespace("keystore/"));
     const exchange = await ExchangeChain.open({ network, sharedMemory, genesis: localGenesis(network, exchangeGenesis), store: store?.namespace("x/") });
     // evm_snapshot / evm_revert / hardhat_reset move the whole network, not only the contract chain.
     provider.engine.addSnapshotCompanion(exchange);
     provider.engine.addSnapshotCompanion(sharedMemory);
     const atomics = await ContractChainAtomics.open({ host: provider.engine, sharedMemory, network, store: store?.namespace("cvm/") });
     const atomic = createContractChainAtomicApi({ atomics, keystore });
-    // One acceptance at a time across the chains when they share a staging: an exchange-chain or
-    // keystore commit made while a contract-chain block is half-staged would write part of it.
+    // One acceptance at a time across the chains when they share a staging: an exchange-chain
+    // commit made while a contract-chain block is half-staged would write part of it.
     const oneAtATime = (dispatch: Dispatch): Dispatch =>
       store === undefined ? dispatch : (method, params) => provider.engine.serialize(() => dispatch(method, params));
     const exchangeDispatch = oneAtATime(createExchangeChainApi(exchange, keystore).dispatch);
@@ -113,7 +114,7 @@ export class LocalNetwork {
       [`/ext/bc/${network.xChainId}`]: exchangeDispatch,
       [PATHS.exchangeStaticSeed]: staticDispatch,
       [PATHS.exchangeStaticReference]: staticDispatch,
-      [PATHS.keystore]: oneAtATime(createKeystoreApi(keystore).dispatch),
+      [PATHS.keystore]: createKeystoreApi(keystore).dispatch,
     };
     const indexStorage = data === undefined ? undefined : { store: data.independentStore().namespace("index/"), hasRunBefore: !data.fresh };
     const operator = await OperatorApis.create({ network, engine: provider.engine, exchange }, { ...managementOptions, indexStorage });

@@ -2,6 +2,8 @@ import { expect } from "chai";
 import * as fs from "node:fs";
 import { type ManagedTestNode, startManagedNode, temporaryDirectory } from "./node";
 import { rejection } from "../helpers/chain";
+import { openDataDirectory } from "../../src/storage";
+import { LOCAL_NETWORK } from "../../src/network/constants";
 
 interface Container {
   id: string;
@@ -86,5 +88,26 @@ describe("index API in the node's data directory (--db-dir)", () => {
     node = await startManagedNode({ indexEnabled: true, dbDir: dir });
     await node.sendX(1);
     expect((await range(node)).containers).to.have.length(1);
+  });
+
+  it("indexes at restart what the chains accepted while the index did not see it (a stop between a commit and its index entry)", async () => {
+    node = await startManagedNode({ indexEnabled: true, dbDir: dir });
+    await node.sendX(1);
+    await node.sendX(2);
+    const before = await range(node);
+    await node.close();
+    node = undefined;
+    // What a kill between the second transaction's commit and its index entry leaves: the index one short.
+    const data = await openDataDirectory(dir, { networkId: LOCAL_NETWORK.networkId, evmChainId: LOCAL_NETWORK.evmChainId });
+    const index = data.independentStore().namespace("index/X-tx/");
+    index.del("c/0000000000000001");
+    for await (const [key] of index.entries("id/")) if ((await index.get(key))?.at(-1) === 1) index.del(key);
+    index.put("next", Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 1));
+    await index.commit();
+    await data.close();
+
+    node = await startManagedNode({ indexEnabled: true, dbDir: dir });
+    const after = await range(node);
+    expect(after.containers.map((c) => [c.id, c.index])).to.deep.equal(before.containers.map((c) => [c.id, c.index]));
   });
 });

@@ -59,7 +59,9 @@ export async function startManagedNode(management: ManagementOptions, options: O
   let xAddress: string | undefined;
   const sendX = async (amount = 1000) => {
     if (xAddress === undefined) {
-      await call("/ext/keystore", "keystore.createUser", USER);
+      // A node restarted on its data directory still has the user.
+      const { users } = await call<{ users: string[] }>("/ext/keystore", "keystore.listUsers", {});
+      if (!users.includes(USER.username)) await call("/ext/keystore", "keystore.createUser", USER);
       xAddress = (await call<{ address: string }>("/ext/bc/X", "avm.importKey", { ...USER, privateKey: LOCAL_TEST_KEY })).address;
     }
     const { txID } = await call<{ txID: string }>("/ext/bc/X", "avm.send", { ...USER, assetID: "AVAX", amount, to: xAddress });

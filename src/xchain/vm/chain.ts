@@ -362,8 +362,13 @@ export class ExchangeChain {
     const accepted = this.record(parsed.tx, parsed.signedBytes, false, parsed.txId);
     const indexed = this.addressTxs.add(accepted.id, [...consumed.map((s) => s.utxo), ...produced]);
     this.records?.putAddressTxs(indexed, accepted);
-    for (const listener of this.listeners) listener(accepted);
+    // With a store, listeners (the index, IPC) hear of it once `issue` has made it durable.
+    if (this.records === undefined) this.announce(accepted);
     return accepted.id;
+  }
+
+  private announce(accepted: AcceptedTx): void {
+    for (const listener of this.listeners) listener(accepted);
   }
 
   /**
@@ -373,7 +378,10 @@ export class ExchangeChain {
    */
   async issue(bytes: Uint8Array): Promise<Uint8Array> {
     const id = this.issueTx(bytes);
-    await this.records?.commit();
+    if (this.records !== undefined) {
+      await this.records.commit();
+      this.announce(this.txs.get(hex(id))!);
+    }
     return id;
   }
 
