@@ -38,9 +38,12 @@ export class LevelBackend implements StoreBackend {
   }
 
   async *entries(prefix: string): AsyncIterable<[string, Uint8Array]> {
-    // Every key under `prefix` sorts below prefix + U+FFFF.
-    const range = prefix === "" ? {} : { gte: prefix, lt: prefix + "\uffff" };
-    for await (const [key, value] of this.db.iterator(range)) yield [key, value];
+    // From the prefix on, in key order, until the first key without it (an upper bound such as
+    // prefix + U+FFFF would miss keys whose next character lies beyond it in UTF-8 order).
+    for await (const [key, value] of this.db.iterator(prefix === "" ? {} : { gte: prefix })) {
+      if (!key.startsWith(prefix)) break;
+      yield [key, value];
+    }
   }
 
   close(): Promise<void> {

@@ -80,4 +80,20 @@ describe("storage: the node's data directory", () => {
       await data.close();
     }
   });
+
+  it("lists every key under a prefix, also those whose next character is beyond U+FFFF", async () => {
+    const data = await openDataDirectory(dir, LOCAL);
+    try {
+      const users = data.store.namespace("u/");
+      users.put("\u{1F600}", Uint8Array.of(1));
+      users.put("\uffff", Uint8Array.of(2));
+      data.store.put("v", Uint8Array.of(3));
+      await data.store.commit();
+      const keys: string[] = [];
+      for await (const [key] of users.entries()) keys.push(key);
+      expect(keys).to.deep.equal(["\uffff", "\u{1F600}"]);
+    } finally {
+      await data.close();
+    }
+  });
 });
