@@ -13,7 +13,7 @@ import { Bloom, buildBlock, encodeReceipt, runTx, type RunTxResult } from "@ethe
 import type { AtomicOperation } from "./atomic-host";
 import { orderedTrieRoot } from "./block-roots";
 import type { BlockTime, HeaderData } from "./block-time";
-import type { BlockRecord, LogRecord, MinedTransaction, ReceiptRecord } from "./chain";
+import { emptyBlockRecord, type BlockRecord, type LogRecord, type MinedTransaction, type ReceiptRecord } from "./chain";
 import type { ChainState } from "./chain-state";
 import { cancunHeaderFields, ZERO32 } from "./common";
 import { SimulatorFaultError } from "./errors";
@@ -354,17 +354,13 @@ export class BlockProducer {
 
   /** The chain's record of a block: its mined transactions with receipts and positioned logs. */
   private record(block: Block, included: PooledTransaction[], results: RunTxResult[], atomic: AtomicOperation[] = []): BlockRecord {
-    const hash = bytesToHex(block.hash());
-    const transactions: MinedTransaction[] = [];
-    const record: BlockRecord = {
+    const record = emptyBlockRecord(
       block,
-      hash,
-      number: block.header.number,
-      transactions,
-      multiCoin: this.state.stateManager.multiCoin.snapshot(),
-      atomicTransactions: atomic.map((a) => a.id),
-      atomicGasUsed: atomic.reduce((sum, a) => sum + a.gasUsed, 0n),
-    };
+      this.state.stateManager.multiCoin.snapshot(),
+      atomic.map((a) => a.id),
+      atomic.reduce((sum, a) => sum + a.gasUsed, 0n),
+    );
+    const { hash, transactions } = record;
     const baseFee = block.header.baseFeePerGas ?? 0n;
     let logIndex = 0;
     for (let i = 0; i < included.length; i++) {

@@ -54,6 +54,17 @@ export interface BlockRecord {
   readonly atomicGasUsed: bigint;
 }
 
+/** A block's record with no transactions yet (the caller adds them, with their receipts, in order). */
+export function emptyBlockRecord(
+  block: Block,
+  multiCoin: MultiCoinSnapshot,
+  atomicTransactions: readonly string[],
+  atomicGasUsed: bigint,
+): BlockRecord & { readonly transactions: MinedTransaction[] } {
+  const hash = `0x${Buffer.from(block.hash()).toString("hex")}`;
+  return { block, hash, number: block.header.number, transactions: [], multiCoin, atomicTransactions, atomicGasUsed };
+}
+
 /**
  * The canonical chain: blocks by number and hash, mined transactions by hash.
  * Only the engine appends or truncates it (evm_revert, reorg to a snapshot).

@@ -9,7 +9,7 @@ import type { Common } from "@ethereumjs/common";
 import { createBlockFromRLP } from "@ethereumjs/block";
 import { RLP } from "@ethereumjs/rlp";
 import { Address, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, bytesToUnprefixedHex, hexToBytes } from "@ethereumjs/util";
-import type { BlockRecord, LogRecord, MinedTransaction, ReceiptRecord } from "../chain";
+import { emptyBlockRecord, type BlockRecord, type LogRecord, type MinedTransaction, type ReceiptRecord } from "../chain";
 import { StoredChainError } from "../errors";
 import type { MultiCoinSnapshot } from "../multicoin";
 import { applyMultiCoinChange, multiCoinChange, type MultiCoinChange } from "./multicoin-diff";
@@ -55,7 +55,6 @@ function encodeMined({ from, receipt: r }: MinedTransaction): Item[] {
 export function decodeBlockRecord(bytes: Uint8Array, common: Common, parentMultiCoin: MultiCoinSnapshot): BlockRecord {
   const [blockRlp, minedItems, changeItem, atomicItems, atomicGasUsed] = list(RLP.decode(bytes) as Item, 5);
   const block = createBlockFromRLP(bytesOf(blockRlp), { common, setHardfork: false });
-  const hash = bytesToHex(block.hash());
   const [balanceItems, flaggedItems, unflaggedItems] = list(changeItem, 3);
   const change: MultiCoinChange = {
     balances: list(balanceItems).map((item) => {
@@ -65,16 +64,13 @@ export function decodeBlockRecord(bytes: Uint8Array, common: Common, parentMulti
     flagged: list(flaggedItems).map((item) => bytesToUnprefixedHex(bytesOf(item))),
     unflagged: list(unflaggedItems).map((item) => bytesToUnprefixedHex(bytesOf(item))),
   };
-  const transactions: MinedTransaction[] = [];
-  const record: BlockRecord = {
+  const record = emptyBlockRecord(
     block,
-    hash,
-    number: block.header.number,
-    transactions,
-    multiCoin: applyMultiCoinChange(parentMultiCoin, change),
-    atomicTransactions: list(atomicItems).map((item) => fromUtf8.decode(bytesOf(item))),
-    atomicGasUsed: bytesToBigInt(bytesOf(atomicGasUsed)),
-  };
+    applyMultiCoinChange(parentMultiCoin, change),
+    list(atomicItems).map((item) => fromUtf8.decode(bytesOf(item))),
+    bytesToBigInt(bytesOf(atomicGasUsed)),
+  );
+  const { hash, transactions } = record;
   const mined = list(minedItems);
   if (mined.length !== block.transactions.length) {
     throw new StoredChainError(`stored block ${record.number} has ${block.transactions.length} transactions and ${mined.length} receipts`);
