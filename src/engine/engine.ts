@@ -16,7 +16,7 @@ import { BlockTime } from "./block-time";
 import type { BlockRecord, ChainView, LogRecord } from "./chain";
 import { ChainState } from "./chain-state";
 import { engineCommon } from "./common";
-import { ExecutionFailedError, InvalidInputError, TransactionRejectedError } from "./errors";
+import { ExecutionFailedError, InvalidInputError, TransactionRejectedError, UnavailableOperationError } from "./errors";
 import { Executor } from "./executor";
 import { loadKeccak } from "./keccak";
 import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from "./options";
@@ -105,6 +105,8 @@ export class Engine implements AtomicChainHost {
 
   /** Back to a fresh genesis with the same options (hardhat_reset without forking). */
   async reset(): Promise<void> {
+    const refusal = this.snapshots.whyNoReset();
+    if (refusal !== undefined) throw new UnavailableOperationError(refusal);
     // The whole former chain leaves, its genesis too (the new one has another timestamp).
     const removed = [...this.state.chain.range(0n, this.state.chain.height)];
     this.transactions.reset();
@@ -383,10 +385,11 @@ export class Engine implements AtomicChainHost {
 
   /**
    * Makes evm_snapshot, evm_revert and hardhat_reset take `companion`'s state along with the
-   * chain's (see Snapshots.addCompanion).
+   * chain's (see Snapshots.addCompanion). A companion that joins after its start (`atStart`
+   * false: restored from a store) makes hardhat_reset refuse, naming it.
    */
-  addSnapshotCompanion(companion: SnapshotCompanion): void {
-    this.snapshots.addCompanion(companion);
+  addSnapshotCompanion(companion: SnapshotCompanion, options: { name?: string; atStart?: boolean } = {}): void {
+    this.snapshots.addCompanion(companion, options.name ?? "companion", options.atStart ?? true);
   }
 }
 

@@ -12,6 +12,11 @@ export class InvalidInputError extends EngineError {
   override readonly name: string = "InvalidInputError";
 }
 
+/** An operation this engine cannot carry out as it is set up (a reset of a node restored from its store). */
+export class UnavailableOperationError extends EngineError {
+  override readonly name = "UnavailableOperationError";
+}
+
 /** A block number or hash that is not on the chain. */
 export class UnknownBlockError extends InvalidInputError {
   override readonly name = "UnknownBlockError";

@@ -31,7 +31,7 @@ export class Snapshots {
   private readonly snapshots = new Map<number, EngineSnapshot>();
   private nextSnapshotId = 1;
   /** Each companion with the restore function of its state when it joined (hardhat_reset). */
-  private readonly companions: { companion: SnapshotCompanion; restoreInitial: () => void }[] = [];
+  private readonly companions: { companion: SnapshotCompanion; name: string; restoreInitial: (() => void) | undefined }[] = [];
   private readonly removedListeners = new Set<(records: readonly BlockRecord[]) => void>();
 
   constructor(
@@ -47,8 +47,15 @@ export class Snapshots {
    * chain's: a revert restores it as of the snapshot, a reset as of this call, so a companion
    * joins when both are at their start (a local network joins its chains at creation).
    */
-  addCompanion(companion: SnapshotCompanion): void {
-    this.companions.push({ companion, restoreInitial: companion.capture() });
+  addCompanion(companion: SnapshotCompanion, name: string, atStart = true): void {
+    this.companions.push({ companion, name, restoreInitial: atStart ? companion.capture() : undefined });
+  }
+
+  /** Why hardhat_reset cannot take every companion back to its start, if it cannot. */
+  whyNoReset(): string | undefined {
+    const notAtStart = this.companions.filter((c) => c.restoreInitial === undefined).map((c) => c.name);
+    if (notAtStart.length === 0) return undefined;
+    return `hardhat_reset cannot take the ${notAtStart.join(" and the ")} back to genesis on a node restored from its data directory; stop the node and start it on a new --db-dir`;
   }
 
   /**
@@ -101,7 +108,7 @@ export class Snapshots {
    */
   reset(removed: readonly BlockRecord[]): void {
     this.snapshots.clear();
-    for (const { restoreInitial } of this.companions) restoreInitial();
+    for (const { restoreInitial } of this.companions) restoreInitial?.();
     this.announceRemoved(removed);
   }
 

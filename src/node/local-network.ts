@@ -91,8 +91,10 @@ export class LocalNetwork {
     const keystore = data === undefined ? new Keystore() : await Keystore.open(data.independentStore().namespace("keystore/"));
     const exchange = await ExchangeChain.open({ network, sharedMemory, genesis: localGenesis(network, exchangeGenesis), store: store?.namespace("x/") });
     // evm_snapshot / evm_revert / hardhat_reset move the whole network, not only the contract chain.
-    provider.engine.addSnapshotCompanion(exchange);
-    provider.engine.addSnapshotCompanion(sharedMemory);
+    // Restored from a data directory, they cannot go back to genesis: hardhat_reset then refuses.
+    const atStart = data === undefined || data.fresh;
+    provider.engine.addSnapshotCompanion(exchange, { name: "exchange chain", atStart });
+    provider.engine.addSnapshotCompanion(sharedMemory, { name: "atomic memory", atStart });
     const atomics = await ContractChainAtomics.open({ host: provider.engine, sharedMemory, network, store: store?.namespace("cvm/") });
     const atomic = createContractChainAtomicApi({ atomics, keystore });
     // One acceptance at a time across the chains when they share a staging: an exchange-chain

@@ -125,4 +125,22 @@ describe("nativekit node --db-dir: a node that keeps its state", function () {
     const error = await rejection(LocalNetwork.create({ network: { ...LOCAL_NETWORK, networkId: 1337 }, management: { dbDir: dir } }));
     expect(error.message).to.include("network 12345").and.include("this node runs network 1337");
   });
+
+  it("refuses hardhat_reset once restored from its directory (the exchange chain cannot go back to genesis), and resets a fresh one", async () => {
+    const fresh = await LocalNetwork.create({ management: { dbDir: dir } });
+    try {
+      await fresh.provider.request({ method: "hardhat_reset", params: [] });
+    } finally {
+      await fresh.close();
+    }
+    const restored = await LocalNetwork.create({ management: { dbDir: dir } });
+    try {
+      const error = await rejection(restored.provider.request({ method: "hardhat_reset", params: [] }));
+      expect(error.message).to.equal(
+        "hardhat_reset cannot take the exchange chain and the atomic memory back to genesis on a node restored from its data directory; stop the node and start it on a new --db-dir",
+      );
+    } finally {
+      await restored.close();
+    }
+  });
 });

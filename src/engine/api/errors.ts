@@ -4,7 +4,7 @@
  */
 import { bytesToHex } from "@ethereumjs/util";
 import { invalidParams, RpcError, RpcErrorCode, serverError } from "../../rpc/errors";
-import { EngineError, ExecutionFailedError, InvalidInputError, SimulatorFaultError, TransactionRejectedError } from "../errors";
+import { EngineError, ExecutionFailedError, InvalidInputError, SimulatorFaultError, TransactionRejectedError, UnavailableOperationError } from "../errors";
 
 /** `RpcApi`'s `mapError` for the engine's methods: undefined for what is not an engine error. */
 export function engineErrorToRpc(error: unknown): RpcError | undefined {
@@ -12,7 +12,7 @@ export function engineErrorToRpc(error: unknown): RpcError | undefined {
   if (error instanceof ExecutionFailedError) return executionFailure(error);
   // -32602 names the value that was wrong, as parameter errors do.
   if (error instanceof InvalidInputError) return invalidParams(error.message);
-  if (error instanceof TransactionRejectedError) return serverError(error.message);
+  if (error instanceof TransactionRejectedError || error instanceof UnavailableOperationError) return serverError(error.message);
   if (error instanceof SimulatorFaultError) return new RpcError(RpcErrorCode.InternalError, error.message);
   return undefined;
 }
