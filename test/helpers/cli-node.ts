@@ -24,7 +24,7 @@ export interface CliNode {
 /** A started node, or the output and exit code of one that refused to start. */
 export type CliStart = { started: true; node: CliNode } | { started: false; code: number | null; output: string };
 
-export async function startCliNode(args: readonly string[], timeoutMs = 30_000): Promise<CliStart> {
+export async function startCliNode(args: readonly string[], timeoutMs = 120_000): Promise<CliStart> {
   const child = spawn(process.execPath, [BIN, "node", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let text = "";
   child.stdout!.on("data", (chunk: Buffer) => (text += chunk.toString()));

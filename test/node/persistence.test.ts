@@ -10,7 +10,11 @@ import { type CliNode, startCliNode, startedCliNode } from "../helpers/cli-node"
 const C = "/ext/bc/C/rpc";
 const X = "/ext/bc/X";
 const USER = { username: "keeper", password: "Corr3ct-Horse-Battery-Staple" };
+const AVAX = "/ext/bc/C/avax";
 const RECIPIENT = "0x00000000000000000000000000000000000c0ffe";
+/** The local test key's addresses on the contract chain: bech32 (atomic outputs) and EVM. */
+const TEST_KEY_C = "C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u";
+const TEST_KEY_EVM = "0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC";
 
 interface Receipt {
   blockHash: string;
@@ -26,7 +30,7 @@ async function exchangeUser(node: CliNode): Promise<string> {
 }
 
 describe("nativekit node --db-dir: a node that keeps its state", function () {
-  this.timeout(180_000);
+  this.timeout(600_000);
   let dir: string;
   const running: CliNode[] = [];
   const start = async (args: string[] = []) => {
@@ -77,12 +81,14 @@ describe("nativekit node --db-dir: a node that keeps its state", function () {
   it("loses no transaction answered as accepted when killed with SIGKILL at any moment, and its directory opens each time", async () => {
     const answeredC: string[] = [];
     const answeredX: string[] = [];
+    const answeredImports: string[] = [];
     let sentC = 0;
     for (let round = 0; round < 4; round++) {
       const node = await start();
       // Everything answered in earlier rounds is there.
       for (const hash of answeredC) expect(await node.call<Receipt | null>(C, "eth_getTransactionReceipt", [hash]), `receipt of ${hash}`).to.not.equal(null);
       for (const txID of answeredX) expect(await node.call(X, "avm.getTxStatus", { txID })).to.deep.equal({ status: "Accepted" });
+      for (const txID of answeredImports) expect(await node.call(AVAX, "avax.getAtomicTxStatus", { txID }), `import ${txID}`).to.deep.include({ status: "Accepted" });
       const balance = BigInt(await node.call<string>(C, "eth_getBalance", [RECIPIENT, "latest"]));
       expect(balance >= BigInt(answeredC.length) && balance <= BigInt(sentC), `balance ${balance} within [${answeredC.length}, ${sentC}]`).to.equal(true);
 
@@ -98,16 +104,26 @@ describe("nativekit node --db-dir: a node that keeps its state", function () {
       const exchange = (async () => {
         while (!stop) answeredX.push((await node.call<{ txID: string }>(X, "avm.send", { ...USER, assetID: "AVAX", amount: 1, to: xAddress })).txID);
       })().catch(() => undefined);
+      // Across the chains: an export from X, then its import into C (shared memory both ways).
+      await node.call(AVAX, "avax.importKey", { ...USER, privateKey: LOCAL_TEST_KEY });
+      const crossing = (async () => {
+        while (!stop) {
+          answeredX.push((await node.call<{ txID: string }>(X, "avm.export", { ...USER, assetID: "AVAX", amount: 1_000_000_000, to: TEST_KEY_C })).txID);
+          answeredImports.push((await node.call<{ txID: string }>(AVAX, "avax.import", { ...USER, to: TEST_KEY_EVM, sourceChain: "X" })).txID);
+        }
+      })().catch(() => undefined);
       await new Promise((r) => setTimeout(r, 300 + Math.floor(Math.random() * 600)));
       await node.stop("SIGKILL");
       running.splice(running.indexOf(node), 1);
       stop = true;
-      await Promise.all([contract, exchange]);
+      await Promise.all([contract, exchange, crossing]);
     }
     expect(answeredC.length, "transactions answered over the rounds").to.be.greaterThan(10);
+    expect(answeredImports.length, "imports answered over the rounds").to.be.greaterThan(0);
     const last = await start();
     for (const hash of answeredC) expect(await last.call<Receipt | null>(C, "eth_getTransactionReceipt", [hash])).to.not.equal(null);
     for (const txID of answeredX) expect(await last.call(X, "avm.getTxStatus", { txID })).to.deep.equal({ status: "Accepted" });
+    for (const txID of answeredImports) expect(await last.call(AVAX, "avax.getAtomicTxStatus", { txID })).to.deep.include({ status: "Accepted" });
   });
 
   it("refuses a directory whose contract chain has another chain ID, saying what to do", async () => {
