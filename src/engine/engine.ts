@@ -203,7 +203,7 @@ export class Engine implements AtomicChainHost {
     return this.reads.getStorageAt(address, slot, record);
   }
 
-  getAssetBalance(address: Address, assetIdHex64: string, record: BlockRecord): bigint {
+  getAssetBalance(address: Address, assetIdHex64: string, record: BlockRecord): Promise<bigint> {
     return this.reads.getAssetBalance(address, assetIdHex64, record);
   }
 

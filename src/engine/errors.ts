@@ -51,3 +51,12 @@ export class SimulatorFaultError extends EngineError {
     super(`the simulator stopped after an internal error: ${fault.message}`);
   }
 }
+
+/**
+ * The remote a fork reads from failed: it could not be reached, kept refusing (rate limits,
+ * timeouts) after the retries, or answered something that is not what the call returns. The
+ * message names the remote and the call.
+ */
+export class ForkRemoteError extends EngineError {
+  override readonly name = "ForkRemoteError";
+}

@@ -4,7 +4,7 @@
  */
 import { bytesToHex } from "@ethereumjs/util";
 import { invalidParams, RpcError, RpcErrorCode, serverError } from "../../rpc/errors";
-import { EngineError, ExecutionFailedError, InvalidInputError, SimulatorFaultError, TransactionRejectedError } from "../errors";
+import { EngineError, ExecutionFailedError, ForkRemoteError, InvalidInputError, SimulatorFaultError, TransactionRejectedError } from "../errors";
 
 /** `RpcApi`'s `mapError` for the engine's methods: undefined for what is not an engine error. */
 export function engineErrorToRpc(error: unknown): RpcError | undefined {
@@ -13,6 +13,7 @@ export function engineErrorToRpc(error: unknown): RpcError | undefined {
   // -32602 names the value that was wrong, as parameter errors do.
   if (error instanceof InvalidInputError) return invalidParams(error.message);
   if (error instanceof TransactionRejectedError) return serverError(error.message);
+  if (error instanceof ForkRemoteError) return serverError(error.message);
   if (error instanceof SimulatorFaultError) return new RpcError(RpcErrorCode.InternalError, error.message);
   return undefined;
 }

@@ -60,7 +60,7 @@ export function ethApi(engine: Engine, options: RpcApiOptions, filters: Filters,
         if (slot >= 1n << 256n) throw invalidParams("slot must fit in 32 bytes");
         return hex(await e.getStorageAt(p.address(a, "address"), p.slotBytes(slot), at(b)));
       })
-      .positional("eth_getAssetBalance", 3, ([a, b, id]) => q(e.getAssetBalance(p.address(a, "address"), p.parseAssetIdHex(id, "assetID"), at(b))))
+      .positional("eth_getAssetBalance", 3, async ([a, b, id]) => q(await e.getAssetBalance(p.address(a, "address"), p.parseAssetIdHex(id, "assetID"), at(b))))
 
       // -- blocks: an unknown block reads as null (as on geth) rather than as an error
       .positional("eth_getBlockByNumber", [1, 2], ([b, full]) => blockOrNull(() => at(b), p.optionalBoolean(full, "fullTransactions")))
