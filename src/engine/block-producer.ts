@@ -8,7 +8,7 @@
 import { Block, createBlock, createBlockHeader } from "@ethereumjs/block";
 import { ConsensusType } from "@ethereumjs/common";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { bigIntToBytes, bytesToHex, createAddressFromString, KECCAK256_RLP, setLengthLeft } from "@ethereumjs/util";
+import { bigIntToBytes, bytesToHex, createAddressFromString, hexToBytes, KECCAK256_RLP, setLengthLeft } from "@ethereumjs/util";
 import { Bloom, buildBlock, encodeReceipt, runTx, type RunTxResult } from "@ethereumjs/vm";
 import type { AtomicOperation } from "./atomic-host";
 import { orderedTrieRoot } from "./block-roots";
@@ -17,6 +17,7 @@ import type { BlockRecord, LogRecord, MinedTransaction, ReceiptRecord } from "./
 import type { ChainState } from "./chain-state";
 import { cancunHeaderFields, ZERO32 } from "./common";
 import { SimulatorFaultError } from "./errors";
+import type { ForkPoint } from "./fork/fork-source";
 import type { ResolvedEngineOptions } from "./options";
 import type { TransactionPool } from "./pool";
 import { failureMessage } from "./revert";
@@ -124,6 +125,38 @@ export class BlockProducer {
       { common, setHardfork: false },
     );
     this.state.chain.append(this.record(genesis, [], []));
+  }
+
+  /**
+   * A fork's first block: the remote's fork block as far as the next block needs it (number,
+   * time, base fee, and its hash as the remote gives it: this chain's headers are not
+   * Ethereum's, so it is never recomputed), on the local state that reads through to the remote.
+   */
+  async appendForkPoint(point: ForkPoint): Promise<void> {
+    const common = this.state.common;
+    const block = createBlock(
+      {
+        header: {
+          number: point.number,
+          gasLimit: this.settings.blockGasLimit,
+          timestamp: point.timestamp,
+          baseFeePerGas: point.baseFeePerGas > this.settings.minBaseFeePerGas ? point.baseFeePerGas : this.settings.minBaseFeePerGas,
+          stateRoot: await this.state.stateManager.getStateRoot(),
+          coinbase: this.settings.coinbase as `0x${string}`,
+          difficulty: 0n,
+          ...cancunHeaderFields(common),
+          blobGasUsed: common.isActivatedEIP(4844) ? 0n : undefined,
+          withdrawalsRoot: KECCAK256_RLP,
+        },
+        withdrawals: [],
+      },
+      // Not frozen: its hash is set below.
+      { common, setHardfork: false, freeze: false },
+    );
+    const hash = hexToBytes(point.hash as `0x${string}`);
+    block.hash = () => hash;
+    block.header.hash = () => hash;
+    this.state.chain.append(this.record(block, [], []));
   }
 
   /**

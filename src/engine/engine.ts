@@ -17,9 +17,11 @@ import type { BlockRecord, ChainView, LogRecord } from "./chain";
 import { ChainState } from "./chain-state";
 import { engineCommon } from "./common";
 import { ExecutionFailedError, InvalidInputError, TransactionRejectedError } from "./errors";
+import type { ForkSource } from "./fork/fork-source";
+import { forkingEnabled, openFork, type OpenedFork } from "./fork/open-fork";
 import { Executor } from "./executor";
 import { loadKeccak } from "./keccak";
-import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from "./options";
+import { resolveEngineOptions, type EngineOptions, type ForkingOptions, type ResolvedEngineOptions } from "./options";
 import { TransactionPool } from "./pool";
 import { cleanVmMessage } from "./revert";
 import { Snapshots } from "./snapshots";
@@ -43,11 +45,14 @@ export class Engine implements AtomicChainHost {
   private readonly edits: StateEdits;
   private readonly snapshots: Snapshots;
   private mineOnArrival: boolean;
+  /** The forking options the engine was created with (hardhat_reset without options returns to them). */
+  private readonly createdForking: ForkingOptions | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(settings: ResolvedEngineOptions) {
     this.settings = settings;
     this.mineOnArrival = settings.automine;
+    this.createdForking = settings.forking;
     this.common = engineCommon(settings.chainId, settings.hardfork);
     this.state = new ChainState(this.common, settings);
     this.time = new BlockTime(this.common, settings, this.state);
@@ -63,27 +68,58 @@ export class Engine implements AtomicChainHost {
   static async create(opts: EngineOptions = {}): Promise<Engine> {
     const settings = resolveEngineOptions(opts);
     await loadKeccak();
+    const fork = forkingEnabled(settings.forking) ? await openFork(settings.forking, settings.log) : undefined;
+    if (fork !== undefined) adoptFork(settings, fork);
     const engine = new Engine(settings);
+    engine.state.fork = fork?.source;
     await engine.startChain();
     return engine;
   }
 
-  /** A fresh state with the configured accounts and balances, and its genesis block. */
+  /**
+   * A fresh state with the configured accounts and balances, and its first block: a genesis
+   * block, or on a fork the remote's fork block (the accounts' balances are set over the
+   * remote's accounts, as Hardhat's fork does).
+   */
   private async startChain(): Promise<void> {
     await this.state.renew();
     const stateManager = this.state.stateManager;
     for (const { privateKey, balance } of this.settings.accounts) {
       const account = this.transactions.unlock(privateKey);
-      await stateManager.putAccount(account.address, new Account(0n, balance));
+      const existing = this.state.fork === undefined ? undefined : await stateManager.getAccount(account.address);
+      await stateManager.putAccount(account.address, new Account(existing?.nonce ?? 0n, balance, existing?.storageRoot, existing?.codeHash));
     }
     for (const { address, assetId, amount } of this.settings.assetBalances) {
       await stateManager.setAssetBalance(genesisAddress(address), genesisAssetId(assetId), amount);
     }
-    await this.blocks.appendGenesis(this.settings.genesisTimestamp);
+    const fork = this.state.fork;
+    if (fork === undefined) await this.blocks.appendGenesis(this.settings.genesisTimestamp);
+    else await this.blocks.appendForkPoint(fork.point);
   }
 
-  /** Back to a fresh genesis with the same options (hardhat_reset without forking). */
-  async reset(): Promise<void> {
+  /**
+   * Back to a fresh chain (hardhat_reset): with `forking`, a fork of that remote (the chain ID
+   * follows it unless the options fixed one); with null, a fresh genesis without any fork;
+   * absent, as the engine was created.
+   */
+  async reset(forking?: ForkingOptions | null): Promise<void> {
+    if (forking === undefined) this.settings.forking = this.createdForking;
+    else if (forking === null) this.settings.forking = undefined;
+    else {
+      // How to reach remotes and where to cache stay as configured; the remote and block are new.
+      const { cacheDir, timeoutMs, retries, requestsPerSecond } = this.createdForking ?? {};
+      this.settings.forking = { cacheDir, timeoutMs, retries, requestsPerSecond, ...forking };
+    }
+    const fork = forkingEnabled(this.settings.forking) ? await openFork(this.settings.forking, this.settings.log) : undefined;
+    if (fork !== undefined) {
+      if (!this.settings.explicit.chainId && fork.source.chainId !== this.settings.chainId) {
+        throw new InvalidInputError(
+          `hardhat_reset: the remote's chain ID is ${fork.source.chainId}, this network's ${this.settings.chainId}; restart the network to fork another chain`,
+        );
+      }
+      adoptFork(this.settings, fork);
+    } else if (!this.settings.explicit.deprecatedPrecompiles) this.settings.deprecatedPrecompiles = false;
+    this.state.fork = fork?.source;
     this.transactions.reset();
     this.pool.clear();
     this.time.reset();
@@ -91,6 +127,11 @@ export class Engine implements AtomicChainHost {
     this.settings.genesisTimestamp = Math.floor(Date.now() / 1000);
     await this.startChain();
     this.snapshots.reset();
+  }
+
+  /** The remote chain this one forks, if any. */
+  get fork(): ForkSource | undefined {
+    return this.state.fork;
   }
 
   // ---------------------------------------------------------------- running operations
@@ -351,6 +392,15 @@ export class Engine implements AtomicChainHost {
   addSnapshotCompanion(companion: SnapshotCompanion): void {
     this.snapshots.addCompanion(companion);
   }
+}
+
+/** A fork's chain ID (unless the options fixed one) and its precompile behaviour (unless forced). */
+function adoptFork(settings: ResolvedEngineOptions, fork: OpenedFork): void {
+  if (!settings.explicit.chainId) {
+    settings.chainId = fork.source.chainId;
+    if (!settings.explicit.networkId) settings.networkId = fork.source.chainId;
+  }
+  if (!settings.explicit.deprecatedPrecompiles) settings.deprecatedPrecompiles = fork.precompileMode === "deprecated";
 }
 
 function genesisAddress(text: string): Address {

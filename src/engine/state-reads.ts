@@ -16,7 +16,7 @@ export class StateReads {
   resolveBlock(selector: BlockSelector): BlockRecord {
     const chain = this.state.chain;
     if (selector === "latest" || selector === "pending" || selector === "safe" || selector === "finalized") return chain.head;
-    if (selector === "earliest") return chain.byNumberOrUndefined(0n)!;
+    if (selector === "earliest") return chain.byNumberOrUndefined(chain.first)!;
     if (typeof selector === "bigint") {
       const record = chain.byNumberOrUndefined(selector);
       if (record === undefined) throw new UnknownBlockError(`block ${selector} is not known: the latest block is ${chain.height}`);

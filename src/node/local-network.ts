@@ -61,7 +61,9 @@ export class LocalNetwork {
   static async create(options: LocalNetworkOptions = {}): Promise<LocalNetwork> {
     const { network = LOCAL_NETWORK, fundTestKey = true, exchangeGenesis, management: managementOptions, ...engineOptions } = options;
     const accounts = contractChainAccounts(engineOptions.accounts, fundTestKey);
-    const provider = await createNativeProvider({ chainId: network.evmChainId, ...engineOptions, accounts });
+    // A fork takes the remote's chain ID unless one is given.
+    const chainId = engineOptions.forking === undefined ? { chainId: network.evmChainId } : {};
+    const provider = await createNativeProvider({ ...chainId, ...engineOptions, accounts });
     const sharedMemory = new SharedMemory();
     const keystore = new Keystore();
     const exchange = new ExchangeChain({ network, sharedMemory, genesis: localGenesis(network, exchangeGenesis) });

@@ -9,7 +9,7 @@
 import { hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import { ForkRemoteError } from "../errors";
 import type { DiskCache } from "./cache";
-import { RemoteCallError, type RemoteJsonRpc } from "./remote";
+import { isRecord, RemoteCallError, type RemoteJsonRpc } from "./remote";
 
 /** The remote block the fork starts from, as the remote reports it. */
 export interface ForkPoint {
@@ -105,6 +105,15 @@ export class ForkSource {
     }
     this.cache.put("nativekit_probe", ["eth_getAssetBalance"], served);
     return (this.assetBalancesServed = served);
+  }
+
+  /** A block before the fork as BLOCKHASH needs it: only its hash, as the remote gives it. */
+  async remoteBlockHashOnly(blockNumber: bigint): Promise<{ hash(): Uint8Array }> {
+    const block = await this.settled("eth_getBlockByNumber", [quantity(blockNumber), false]);
+    const hash = isRecord(block) ? block.hash : undefined;
+    if (typeof hash !== "string" || !/^0x[0-9a-fA-F]{64}$/.test(hash)) throw this.garbage("eth_getBlockByNumber", "a block with a hash", block);
+    const bytes = hexToBytes(hash as `0x${string}`);
+    return { hash: () => bytes };
   }
 
   quantityOf(value: unknown, method: string): bigint {

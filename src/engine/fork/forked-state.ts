@@ -11,7 +11,8 @@
  */
 import { CODEHASH_PREFIX } from "@ethereumjs/statemanager";
 import { RLP } from "@ethereumjs/rlp";
-import { Account, bytesToHex, concatBytes, equalsBytes, KECCAK256_RLP, unpadBytes, type Address } from "@ethereumjs/util";
+import { Account, bytesToHex, concatBytes, equalsBytes, KECCAK256_NULL, KECCAK256_RLP, unpadBytes, type Address } from "@ethereumjs/util";
+import { keccak_256 } from "@noble/hashes/sha3.js";
 import { keccak256 } from "../keccak";
 import { balanceKey, type BalanceKey } from "../multicoin";
 import { NativeStateManager, type NativeStateManagerOpts } from "../state-manager";
@@ -22,7 +23,8 @@ const REMOTE_STORAGE_MARKER = new TextEncoder().encode("nativekit:remote-storage
 /** An explicit zero in a storage trie (RLP of empty bytes): the slot was cleared here. */
 const CLEARED_SLOT = RLP.encode(new Uint8Array(0));
 /** The code hash of a tombstone account: no code hashes to it. */
-const TOMBSTONE_CODE_HASH = keccak256(new TextEncoder().encode("nativekit:deleted-account"));
+// (noble at load time: the engine's faster keccak is loaded asynchronously later.)
+const TOMBSTONE_CODE_HASH = keccak_256(new TextEncoder().encode("nativekit:deleted-account"));
 const TOMBSTONE = new Account(0n, 0n, KECCAK256_RLP, TOMBSTONE_CODE_HASH);
 
 export interface ForkedStateManagerOpts extends NativeStateManagerOpts {
@@ -59,7 +61,7 @@ export class ForkedStateManager extends NativeStateManager {
       await this._trie.put(address.bytes, TOMBSTONE.serialize());
       return;
     }
-    let codeHash = keccak256(new Uint8Array(0));
+    let codeHash = KECCAK256_NULL;
     if (remote.code.length > 0) {
       codeHash = keccak256(remote.code);
       await this._trie.database().put(this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash, remote.code);
