@@ -52,32 +52,37 @@ export class ForkSource {
    * it was asked before, else from the remote (and then cached).
    */
   async settled(method: string, params: readonly unknown[]): Promise<unknown> {
+    return this.read(method, params, (value) => value);
+  }
+
+  /** As `settled`, with the answer checked by `parse` first: an answer it refuses is never cached. */
+  private async read<T>(method: string, params: readonly unknown[], parse: (value: unknown, method: string) => T): Promise<T> {
     const cached = this.cache.get(method, params);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return parse(cached, method);
     const result = await this.remote.call(method, params);
+    const parsed = parse(result, method);
     if (result !== undefined) this.cache.put(method, params, result);
-    return result;
+    return parsed;
   }
 
   /** The account at the fork point; all three reads succeed or none is used. */
   async account(address: string): Promise<RemoteAccount> {
+    const quantityOf = this.quantityOf.bind(this);
     const [balance, nonce, code] = await Promise.all([
-      this.settled("eth_getBalance", [address, this.tag]),
-      this.settled("eth_getTransactionCount", [address, this.tag]),
-      this.settled("eth_getCode", [address, this.tag]),
+      this.read("eth_getBalance", [address, this.tag], quantityOf),
+      this.read("eth_getTransactionCount", [address, this.tag], quantityOf),
+      this.read("eth_getCode", [address, this.tag], this.dataOf.bind(this)),
     ]);
-    return {
-      balance: this.quantityOf(balance, "eth_getBalance"),
-      nonce: this.quantityOf(nonce, "eth_getTransactionCount"),
-      code: this.dataOf(code, "eth_getCode"),
-    };
+    return { balance, nonce, code };
   }
 
   /** A storage slot at the fork point (32 bytes). */
   async storage(address: string, slotHex: string): Promise<Uint8Array> {
-    const value = this.dataOf(await this.settled("eth_getStorageAt", [address, slotHex, this.tag]), "eth_getStorageAt");
-    if (value.length > 32) throw this.garbage("eth_getStorageAt", "a 32-byte word", value);
-    return setLengthLeft(value, 32);
+    return this.read("eth_getStorageAt", [address, slotHex, this.tag], (answer, method) => {
+      const value = this.dataOf(answer, method);
+      if (value.length > 32) throw this.garbage(method, "a 32-byte word", value);
+      return setLengthLeft(value, 32);
+    });
   }
 
   /**
@@ -86,7 +91,7 @@ export class ForkSource {
    */
   async assetBalance(address: string, assetIdHex: string): Promise<bigint> {
     if (!(await this.servesAssetBalances())) return 0n;
-    return this.quantityOf(await this.settled("eth_getAssetBalance", [address, this.tag, assetIdHex]), "eth_getAssetBalance");
+    return this.read("eth_getAssetBalance", [address, this.tag, assetIdHex], this.quantityOf.bind(this));
   }
 
   /** Whether multi-coin balances come from the remote (see assetBalance). */
