@@ -54,8 +54,10 @@ export function rpcResult(id: unknown, result: unknown): string {
  * A counting proxy in front of a JSON-RPC endpoint: what a fork asks its remote, and a remote
  * that can be taken away (close) while the real one keeps running.
  */
-export async function startCountingProxy(target: string): Promise<TestServer> {
+export async function startCountingProxy(target: string, latencyMs = 0): Promise<TestServer> {
   return startScriptedRemote(async (_method, body) => {
+    // A public endpoint's round trip, for figures closer to a real fork's.
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
     const response = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     return { status: response.status, body: await response.text() };
   });

@@ -67,14 +67,17 @@ export async function openFork(options: ForkingOptions, log: (line: string) => v
   const endpoint = cacheDir === undefined ? undefined : endpointFile(cacheDir, remote.label);
 
   // The chain ID comes first (the cache is per chain); offline, the endpoint's last known one.
+  // With a cache of this endpoint, one attempt tells whether to work offline (no backoff wait).
+  const known = endpoint === undefined ? undefined : readJsonFile(endpoint);
+  const cachedChainId = isRecord(known) && typeof known.chainId === "number" ? known.chainId : undefined;
   let chainId: number;
   let online = true;
   try {
-    chainId = Number(quantityAnswer(await remote.call("eth_chainId", []), remote.label, "eth_chainId"));
+    const answer = cachedChainId === undefined ? await remote.call("eth_chainId", []) : await remote.probe("eth_chainId", []);
+    chainId = Number(quantityAnswer(answer, remote.label, "eth_chainId"));
   } catch (error) {
-    const known = endpoint === undefined ? undefined : readJsonFile(endpoint);
-    if (!(error instanceof ForkRemoteError) || !isRecord(known) || typeof known.chainId !== "number") throw error;
-    chainId = known.chainId;
+    if (!(error instanceof ForkRemoteError) || cachedChainId === undefined) throw error;
+    chainId = cachedChainId;
     online = false;
     log(`Warning: fork remote ${remote.label} is unreachable (${error.message}); working from the cache only.`);
   }

@@ -59,6 +59,13 @@ export class HttpRemote implements RemoteJsonRpc {
     this.label = endpointLabel(options.url);
   }
 
+  /** One attempt, no retries: whether the remote is there at all (an offline start asks this). */
+  async probe(method: string, params: readonly unknown[]): Promise<unknown> {
+    const outcome = await this.attempt(method, params);
+    if (outcome.kind === "answer") return outcome.result;
+    throw outcome.error;
+  }
+
   call(method: string, params: readonly unknown[]): Promise<unknown> {
     const key = JSON.stringify([method, params]);
     const pending = this.inFlight.get(key);
