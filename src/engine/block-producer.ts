@@ -104,26 +104,7 @@ export class BlockProducer {
 
   /** The first block, on the state as the options set it up. */
   async appendGenesis(timestamp: number): Promise<void> {
-    const common = this.state.common;
-    const stateRoot = await this.state.stateManager.getStateRoot();
-    const genesis = createBlock(
-      {
-        header: {
-          number: 0n,
-          gasLimit: this.settings.blockGasLimit,
-          timestamp: BigInt(timestamp),
-          baseFeePerGas: this.settings.minBaseFeePerGas,
-          stateRoot,
-          coinbase: this.settings.coinbase as `0x${string}`,
-          difficulty: 0n,
-          ...cancunHeaderFields(common),
-          blobGasUsed: common.isActivatedEIP(4844) ? 0n : undefined,
-          withdrawalsRoot: KECCAK256_RLP,
-        },
-        withdrawals: [],
-      },
-      { common, setHardfork: false },
-    );
+    const genesis = await this.firstBlock({ number: 0n, timestamp: BigInt(timestamp), baseFeePerGas: this.settings.minBaseFeePerGas }, true);
     this.state.chain.append(this.record(genesis, [], []));
   }
 
@@ -133,14 +114,24 @@ export class BlockProducer {
    * Ethereum's, so it is never recomputed), on the local state that reads through to the remote.
    */
   async appendForkPoint(point: ForkPoint): Promise<void> {
+    const { minBaseFeePerGas } = this.settings;
+    const baseFeePerGas = point.baseFeePerGas > minBaseFeePerGas ? point.baseFeePerGas : minBaseFeePerGas;
+    // Not frozen: its hash is set below.
+    const block = await this.firstBlock({ number: point.number, timestamp: point.timestamp, baseFeePerGas }, false);
+    const hash = hexToBytes(point.hash as `0x${string}`);
+    block.hash = () => hash;
+    block.header.hash = () => hash;
+    this.state.chain.append(this.record(block, [], []));
+  }
+
+  /** A block without transactions or parent on the current state: a chain's first. */
+  private async firstBlock(fields: { number: bigint; timestamp: bigint; baseFeePerGas: bigint }, freeze: boolean): Promise<Block> {
     const common = this.state.common;
-    const block = createBlock(
+    return createBlock(
       {
         header: {
-          number: point.number,
+          ...fields,
           gasLimit: this.settings.blockGasLimit,
-          timestamp: point.timestamp,
-          baseFeePerGas: point.baseFeePerGas > this.settings.minBaseFeePerGas ? point.baseFeePerGas : this.settings.minBaseFeePerGas,
           stateRoot: await this.state.stateManager.getStateRoot(),
           coinbase: this.settings.coinbase as `0x${string}`,
           difficulty: 0n,
@@ -150,13 +141,8 @@ export class BlockProducer {
         },
         withdrawals: [],
       },
-      // Not frozen: its hash is set below.
-      { common, setHardfork: false, freeze: false },
+      { common, setHardfork: false, freeze },
     );
-    const hash = hexToBytes(point.hash as `0x${string}`);
-    block.hash = () => hash;
-    block.header.hash = () => hash;
-    this.state.chain.append(this.record(block, [], []));
   }
 
   /**

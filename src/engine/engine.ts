@@ -103,14 +103,15 @@ export class Engine implements AtomicChainHost {
    * absent, as the engine was created.
    */
   async reset(forking?: ForkingOptions | null): Promise<void> {
-    if (forking === undefined) this.settings.forking = this.createdForking;
-    else if (forking === null) this.settings.forking = undefined;
-    else {
+    let next: ForkingOptions | undefined;
+    if (forking === undefined) next = this.createdForking;
+    else if (forking !== null) {
       // How to reach remotes and where to cache stay as configured; the remote and block are new.
       const { cacheDir, timeoutMs, retries, requestsPerSecond } = this.createdForking ?? {};
-      this.settings.forking = { cacheDir, timeoutMs, retries, requestsPerSecond, ...forking };
+      next = { cacheDir, timeoutMs, retries, requestsPerSecond, ...forking };
     }
-    const fork = forkingEnabled(this.settings.forking) ? await openFork(this.settings.forking, this.settings.log) : undefined;
+    // A remote that fails to start a fork leaves the chain as it was.
+    const fork = forkingEnabled(next) ? await openFork(next, this.settings.log) : undefined;
     if (fork !== undefined) {
       if (!this.settings.explicit.chainId && fork.source.chainId !== this.settings.chainId) {
         throw new InvalidInputError(
@@ -119,6 +120,7 @@ export class Engine implements AtomicChainHost {
       }
       adoptFork(this.settings, fork);
     } else if (!this.settings.explicit.deprecatedPrecompiles) this.settings.deprecatedPrecompiles = false;
+    this.settings.forking = next;
     this.state.fork = fork?.source;
     this.transactions.reset();
     this.pool.clear();

@@ -68,6 +68,15 @@ describe("fork: remotes that fail", function () {
     expect(server.methods).to.have.length(3);
   });
 
+  it("does not wait out the backoff when nothing listens at the remote's address", async () => {
+    const closed = await startScriptedRemote(async () => ({ body: "" }));
+    await closed.close();
+    const started = Date.now();
+    const error = await failureOf(new HttpRemote({ url: closed.url, backoffMs: 10_000 }).call("eth_chainId", []));
+    expect(error.message).to.include("ECONNREFUSED");
+    expect(Date.now() - started).to.be.below(5_000);
+  });
+
   it("sends concurrent identical requests once", async () => {
     server = await startScriptedRemote(async (_m, body) => {
       await new Promise((resolve) => setTimeout(resolve, 50));

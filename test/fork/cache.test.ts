@@ -52,6 +52,7 @@ describe("fork: the disk cache", function () {
     await remote.close();
     fs.rmSync(cacheDir, { recursive: true, force: true });
     if (process.env.FORK_TIMINGS !== undefined) console.log(timings.join("\n"));
+    (remote as unknown) = undefined;
   });
 
   it("a first run reads the remote and writes each immutable answer to its own file under the endpoint and chain", async () => {

@@ -68,6 +68,7 @@ describe("fork: a `hardhat node` over HTTP", function () {
     }
     expect(child.pid !== undefined && alive(child.pid)).to.equal(false);
     fs.rmSync(dir, { recursive: true, force: true });
+    (fork as unknown) = undefined;
   });
 
   it("takes the remote's chain ID (31337) and keeps the precompiles active on a chain without a known schedule", async () => {

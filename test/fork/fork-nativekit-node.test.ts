@@ -34,6 +34,8 @@ describe("fork: a live nativekit node over HTTP", function () {
   after(async () => {
     await remote.close();
     fs.rmSync(cacheDir, { recursive: true, force: true });
+    // Let the chains go: later suites (heap snapshots) should not carry them.
+    (remote as unknown) = (fork as unknown) = (wrapper as unknown) = undefined;
   });
 
   const assetBalance = async (chain: { rpc(m: string, p?: unknown[]): Promise<unknown> }, address: string, block = "latest") =>
@@ -50,6 +52,12 @@ describe("fork: a live nativekit node over HTTP", function () {
     const first = (await fork.rpc("eth_getBlockByNumber", [hexq(forkBlock + 1), false])) as Json;
     expect(first.parentHash).to.equal(remoteForkBlock.hash);
     expect(first.number).to.equal(hexq(forkBlock + 1));
+  });
+
+  it("reports the fork in hardhat_metadata, as Hardhat's network does", async () => {
+    const remoteForkBlock = await remote.rpc<Json>("eth_getBlockByNumber", [hexq(forkBlock), false]);
+    const metadata = (await fork.rpc("hardhat_metadata")) as Json;
+    expect(metadata.forkedNetwork).to.deep.equal({ chainId: 43112, forkBlockNumber: forkBlock, forkBlockHash: remoteForkBlock.hash });
   });
 
   it("reads the remote's code, storage, balances and nonces at the fork block", async () => {

@@ -49,6 +49,9 @@ export function hardhatApi(engine: Engine, options: RpcApiOptions): RpcApi {
       instanceId: instanceId(e),
       latestBlockNumber: Number(e.chain.height),
       latestBlockHash: e.head.hash,
+      ...(e.fork === undefined
+        ? {}
+        : { forkedNetwork: { chainId: e.fork.chainId, forkBlockNumber: Number(e.fork.point.number), forkBlockHash: e.fork.point.hash } }),
     }));
 }
 

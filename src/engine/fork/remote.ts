@@ -102,7 +102,9 @@ export class HttpRemote implements RemoteJsonRpc {
       });
     } catch (error) {
       const reason = isTimeout(error) ? `no answer within ${this.options.timeoutMs ?? 20_000} ms` : errorText(error);
-      return { kind: "retry", error: new ForkRemoteError(`fork remote ${where}: ${reason}`) };
+      // Nothing listening, or no such host: waiting will not change that (a reset connection might).
+      const kind = /ECONNREFUSED|ENOTFOUND|bad port/.test(reason) ? "fatal" : "retry";
+      return { kind, error: new ForkRemoteError(`fork remote ${where}: ${reason}`) };
     }
     const text = await response.text().catch(() => "");
     if (response.status === 429) {
@@ -174,8 +176,11 @@ function isTimeout(error: unknown): boolean {
 
 function errorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  const cause = (error as { cause?: { message?: unknown; code?: unknown } }).cause;
+  if (cause === undefined || cause === null) return error.message;
+  const code = typeof cause.code === "string" ? cause.code : undefined;
+  const message = typeof cause.message === "string" && cause.message !== "" ? cause.message : code;
+  return `${error.message} (${message}${code !== undefined && message !== code && !String(message).includes(code) ? `, ${code}` : ""})`;
 }
 
 function preview(text: string): string {
