@@ -60,14 +60,11 @@ export interface BlockRecord {
  */
 export class ChainStore {
   private readonly byNumber: BlockRecord[] = [];
-  /** The number of the first block held: 0, or a fork's fork block (earlier ones are the remote's). */
-  readonly first: bigint;
-
-  constructor(first = 0n) {
-    this.first = first;
-  }
   private readonly byHash = new Map<string, BlockRecord>();
   private readonly txByHash = new Map<string, MinedTransaction>();
+
+  /** `first`: the number of the first block held: 0, or a fork's fork block (earlier ones are the remote's). */
+  constructor(readonly first = 0n) {}
 
   append(record: BlockRecord): void {
     if (record.number !== this.first + BigInt(this.byNumber.length)) {
