@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { startCliNode } from "../../src/cli/main";
 import { resolveNativekitConfig } from "../../src/hardhat/config";
+import { NativeHardhatProvider } from "../../src/hardhat/provider";
 import { startRemoteNativekitNode, type RemoteNativekitNode } from "../helpers/fork-remote";
 
 describe("fork: the Hardhat config and the node command use the engine's one mechanism", function () {
@@ -18,6 +19,13 @@ describe("fork: the Hardhat config and the node command use the engine's one mec
 
   it("refuses a forking config without a URL", () => {
     expect(() => resolveNativekitConfig({ forking: {} as { url: string } })).to.throw("nativekit config: forking.url must be the remote's JSON-RPC URL");
+  });
+
+  it("the plugin's in-process network forks with nativekit.forking", async () => {
+    const provider = new NativeHardhatProvider(resolveNativekitConfig({ forking: { url: remote.rpcUrl, cacheDir: false }, loggingEnabled: false }));
+    expect(await provider.request({ method: "eth_chainId" })).to.equal("0xa869");
+    const code = await provider.request({ method: "eth_getCode", params: [remote.wrapperAddress, "latest"] });
+    expect(code).to.equal(await remote.rpc("eth_getCode", [remote.wrapperAddress, "latest"]));
   });
 
   it("the node command's local network forks with the remote's chain ID and prints the fork", async () => {
