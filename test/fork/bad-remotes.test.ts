@@ -88,6 +88,20 @@ describe("fork: remotes that fail", function () {
     expect(server.methods).to.have.length(1);
   });
 
+  it("keeps at most maxConcurrent requests in flight", async () => {
+    let inFlight = 0;
+    let most = 0;
+    server = await startScriptedRemote(async (_m, body) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      inFlight--;
+      return { body: rpcResult(body.id, "0x0") };
+    });
+    const remote = new HttpRemote({ url: server.url, maxConcurrent: 3 });
+    await Promise.all([...Array(10).keys()].map((i) => remote.call("eth_getBalance", [`0x${i}`, "0x1"])));
+    expect(most).to.equal(3);
+  });
+
   it("keeps under the requests-per-second limit", async () => {
     server = await startScriptedRemote(async (_m, body) => ({ body: rpcResult(body.id, "0x0") }));
     const remote = new HttpRemote({ url: server.url, requestsPerSecond: 20 });

@@ -40,6 +40,8 @@ export interface HttpRemoteOptions {
   backoffMs?: number;
   /** At most this many requests started per second; absent or 0: no limit. */
   requestsPerSecond?: number;
+  /** At most this many requests in flight at once (default 20, as Hardhat's fork). */
+  maxConcurrent?: number;
   /** The fetch to use (tests); default the global one. */
   fetch?: typeof fetch;
 }
@@ -52,6 +54,9 @@ export class HttpRemote implements RemoteJsonRpc {
   private nextId = 1;
   /** When the next request may start, under the requests-per-second limit. */
   private nextSlot = 0;
+  private running = 0;
+  /** Requests waiting for one in flight to end (maxConcurrent). */
+  private readonly waiting: (() => void)[] = [];
   /** Requests sent over the network (tests and the cold/warm figures count them). */
   requestsSent = 0;
 
@@ -88,6 +93,17 @@ export class HttpRemote implements RemoteJsonRpc {
   }
 
   private async attempt(method: string, params: readonly unknown[]): Promise<Attempt> {
+    if (this.running >= (this.options.maxConcurrent ?? 20)) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    try {
+      return await this.send(method, params);
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private async send(method: string, params: readonly unknown[]): Promise<Attempt> {
     await this.waitForSlot();
     const where = `${this.label} (${method})`;
     const id = this.nextId++;
