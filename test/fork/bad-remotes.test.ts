@@ -119,6 +119,20 @@ describe("fork: remotes that fail", function () {
     expect(error.message).to.include("(eth_getBlockByNumber)");
   });
 
+  it("a remote refusing a state read (a pruned node) is a fork error naming the remote and the call", async () => {
+    const block = { number: "0x1", hash: "0x" + "22".repeat(32), timestamp: "0x1", gasLimit: "0x1c9c380", baseFeePerGas: "0x1" };
+    server = await startScriptedRemote(async (method, body) => {
+      if (method === "eth_chainId") return { body: rpcResult(body.id, "0x7a69") };
+      if (method === "eth_getBlockByNumber") return { body: rpcResult(body.id, block) };
+      return { body: JSON.stringify({ jsonrpc: "2.0", id: body.id, error: { code: -32000, message: "missing trie node 0xabc" } }) };
+    });
+    const engine = await Engine.create({ forking: { url: server.url, blockNumber: 1, cacheDir: false }, accounts: [], log: () => {} });
+    const { createAddressFromString } = await import("@ethereumjs/util");
+    const error = await failureOf(engine.getAccount(createAddressFromString("0x00000000000000000000000000000000000000bb"), engine.head));
+    expect(error).to.be.instanceOf(ForkRemoteError);
+    expect(error.message).to.match(/^fork remote http:\/\/127\.0\.0\.1:\d+\/ \(eth_get\w+\): missing trie node 0xabc \(code -32000\)$/);
+  });
+
   it("builds no state from a garbage account answer: the read fails, and a later good answer is used whole", async () => {
     let garbage = true;
     const block = { number: "0x1", hash: "0x" + "11".repeat(32), timestamp: "0x1", gasLimit: "0x1c9c380", baseFeePerGas: "0x5d21dba00" };

@@ -52,14 +52,27 @@ export class ForkSource {
    * it was asked before, else from the remote (and then cached).
    */
   async settled(method: string, params: readonly unknown[]): Promise<unknown> {
-    return this.read(method, params, (value) => value);
+    const cached = this.cache.get(method, params);
+    if (cached !== undefined) return cached;
+    const result = await this.remote.call(method, params);
+    if (result !== undefined) this.cache.put(method, params, result);
+    return result;
   }
 
-  /** As `settled`, with the answer checked by `parse` first: an answer it refuses is never cached. */
+  /**
+   * State at the fork point, the answer checked by `parse` first (an answer it refuses is never
+   * cached). The remote refusing a state read (a pruned node: "missing trie node") is a failure
+   * of the fork, named as such.
+   */
   private async read<T>(method: string, params: readonly unknown[], parse: (value: unknown, method: string) => T): Promise<T> {
     const cached = this.cache.get(method, params);
     if (cached !== undefined) return parse(cached, method);
-    const result = await this.remote.call(method, params);
+    let result: unknown;
+    try {
+      result = await this.remote.call(method, params);
+    } catch (error) {
+      throw error instanceof RemoteCallError ? new ForkRemoteError(error.message) : error;
+    }
     const parsed = parse(result, method);
     if (result !== undefined) this.cache.put(method, params, result);
     return parsed;
