@@ -7,7 +7,12 @@ import { createLocalNode } from "../node/local-node";
 /** Entry point of the `nativekit` command. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   process.exitCode = await runCli(argv, {
-    createNode: (options, log) => startCliNode({ ...(options.chainId === undefined ? {} : { chainId: options.chainId }), management: managementOptions(options, log) }),
+    createNode: (options, log) =>
+      startCliNode({
+        ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
+        ...forkingOptions(options, log),
+        management: managementOptions(options, log),
+      }),
     stdout: bufferedStdout(),
     stderr: (s) => process.stderr.write(s),
     onSignal: processSignals,
@@ -61,6 +66,28 @@ function managementOptions(flags: CreateNodeOptions, log: ((line: string) => voi
     ipcsPath: flags.ipcsPath,
     adminApiEnabled: flags.chainEvmAdminApiEnabled,
     log,
+  };
+}
+
+/** The --fork-* flags as the engine's forking options; the fork's start-up lines go to the log. */
+function forkingOptions(flags: CreateNodeOptions, log: ((line: string) => void) | undefined): Pick<LocalNetworkOptions, "forking" | "log"> {
+  if (flags.forkUrl === undefined) return {};
+  const httpHeaders = Object.fromEntries(
+    (flags.forkHeaders ?? []).map((header) => {
+      const colon = header.indexOf(":");
+      return [header.slice(0, colon).trim(), header.slice(colon + 1).trim()];
+    }),
+  );
+  return {
+    forking: {
+      url: flags.forkUrl,
+      ...(flags.forkBlockNumber === undefined ? {} : { blockNumber: flags.forkBlockNumber }),
+      ...(flags.forkHeaders === undefined ? {} : { httpHeaders }),
+      ...(flags.forkCacheDir === undefined ? {} : { cacheDir: flags.forkCacheDir }),
+      ...(flags.forkPrecompiles === "active" || flags.forkPrecompiles === "deprecated" ? { precompiles: flags.forkPrecompiles } : {}),
+      ...(flags.forkRequestsPerSecond === undefined ? {} : { requestsPerSecond: flags.forkRequestsPerSecond }),
+    },
+    log: log ?? ((line) => process.stdout.write(`${line}\n`)),
   };
 }
 

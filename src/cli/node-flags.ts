@@ -47,6 +47,18 @@ export interface CreateNodeOptions {
   networkId?: number;
   bootstrapIps?: string[];
   bootstrapIds?: string[];
+  /** `--fork-url`: fork this remote contract chain (see the README's Forking section). */
+  forkUrl?: string;
+  /** `--fork-block-number`: the block to fork from (default the remote's latest final block). */
+  forkBlockNumber?: number;
+  /** `--fork-header K:V` (repeatable): headers sent to the fork's remote. */
+  forkHeaders?: string[];
+  /** `--fork-cache-dir`: where the fork's remote answers are cached. */
+  forkCacheDir?: string;
+  /** `--fork-precompiles active|deprecated`: force the precompiles' behaviour on the fork. */
+  forkPrecompiles?: string;
+  /** `--fork-requests-per-second`: at most this many requests per second to the remote. */
+  forkRequestsPerSecond?: number;
 }
 
 export interface NodeArgs {
@@ -56,7 +68,7 @@ export interface NodeArgs {
   options: CreateNodeOptions;
 }
 
-type Kind = "boolean" | "string" | "path" | "port" | "integer" | "ip" | "ip-list" | "node-id-list";
+type Kind = "boolean" | "string" | "path" | "port" | "integer" | "ip" | "ip-list" | "node-id-list" | "url" | "block" | "header" | "precompiles";
 
 interface Flag {
   kind: Kind;
@@ -87,6 +99,12 @@ const FLAGS: Readonly<Record<string, Flag>> = {
   "staking-port": { kind: "port", key: "stakingPort", defaultText: String(DEFAULT_STAKING_PORT), help: "staking port this node reports (info.getNodeIP)" },
   "network-id": { kind: "integer", key: "networkId", defaultText: "12345", help: "network ID (manual networks; kept in the options)" },
   "bootstrap-ips": { kind: "ip-list", key: "bootstrapIps", defaultText: "(none)", help: "comma-separated host:port of the nodes to bootstrap from" },
+  "fork-url": { kind: "url", key: "forkUrl", defaultText: "(none: no fork)", help: "fork the contract chain served at this JSON-RPC URL" },
+  "fork-block-number": { kind: "block", key: "forkBlockNumber", defaultText: "the remote's latest final block", help: "block to fork from (pin it: the cache is per block)" },
+  "fork-header": { kind: "header", key: "forkHeaders", defaultText: "(none)", help: "header K:V sent to the fork's remote; repeat for several" },
+  "fork-cache-dir": { kind: "path", key: "forkCacheDir", defaultText: ".nativekit/fork-cache", help: "where the fork's immutable remote answers are cached" },
+  "fork-precompiles": { kind: "precompiles", key: "forkPrecompiles", defaultText: "the remote chain's", help: "force the native-asset precompiles: active or deprecated" },
+  "fork-requests-per-second": { kind: "integer", key: "forkRequestsPerSecond", defaultText: "(no limit)", help: "at most this many requests per second to the fork's remote" },
   "bootstrap-ids": { kind: "node-id-list", key: "bootstrapIds", defaultText: "(none)", help: "comma-separated NodeID-... of those nodes, in the same order" },
 };
 
@@ -145,7 +163,8 @@ export function parseNodeArgs(args: readonly string[]): NodeArgs | "help" | { er
       if (checked instanceof Refusal) return { error: checked.message };
       parsed = checked;
     }
-    values[flag.key] = parsed;
+    // A repeatable flag collects its values.
+    values[flag.key] = flag.kind === "header" ? [...((values[flag.key] as string[] | undefined) ?? []), parsed as string] : parsed;
   }
 
   const { port, host, silent, ...options } = values;
@@ -168,6 +187,8 @@ function checkTogether(result: NodeArgs): NodeArgs | { error: string } {
   const ips = o.bootstrapIps?.length ?? 0;
   const ids = o.bootstrapIds?.length ?? 0;
   if (ips !== ids) return { error: `--bootstrap-ids names ${ids} node(s) but --bootstrap-ips ${ips}: give one ID per IP, in the same order` };
+  const forkOnly = (["forkBlockNumber", "forkHeaders", "forkCacheDir", "forkPrecompiles", "forkRequestsPerSecond"] as const).filter((k) => o[k] !== undefined);
+  if (o.forkUrl === undefined && forkOnly.length > 0) return { error: "the --fork-* options need --fork-url <url>" };
   return result;
 }
 
@@ -200,6 +221,14 @@ function parseValue(kind: Kind, value: string, rawName: string): string | number
         ? list
         : invalid('comma-separated node IDs such as "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg"');
     }
+    case "url":
+      return /^https?:\/\/\S+$/i.test(value) ? value : invalid("an http(s) URL such as https://api.avax.network/ext/bc/C/rpc");
+    case "block":
+      return /^\d+$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : invalid("a block number");
+    case "header":
+      return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:.*$/.test(value) ? value : invalid('a header as Name:value, such as "x-api-key:secret"');
+    case "precompiles":
+      return value === "active" || value === "deprecated" ? value : invalid("active or deprecated");
     default:
       return invalid("a value");
   }

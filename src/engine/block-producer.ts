@@ -8,7 +8,7 @@
 import { Block, createBlock, createBlockHeader } from "@ethereumjs/block";
 import { ConsensusType } from "@ethereumjs/common";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { bigIntToBytes, bytesToHex, createAddressFromString, KECCAK256_RLP, setLengthLeft } from "@ethereumjs/util";
+import { bigIntToBytes, bytesToHex, createAddressFromString, hexToBytes, KECCAK256_RLP, setLengthLeft } from "@ethereumjs/util";
 import { Bloom, buildBlock, encodeReceipt, runTx, type RunTxResult } from "@ethereumjs/vm";
 import type { AtomicOperation } from "./atomic-host";
 import { orderedTrieRoot } from "./block-roots";
@@ -17,6 +17,7 @@ import { emptyBlockRecord, type BlockRecord, type LogRecord, type MinedTransacti
 import type { ChainState } from "./chain-state";
 import { cancunHeaderFields, ZERO32 } from "./common";
 import { SimulatorFaultError } from "./errors";
+import type { ForkPoint } from "./fork/fork-source";
 import type { ResolvedEngineOptions } from "./options";
 import type { TransactionPool } from "./pool";
 import { failureMessage } from "./revert";
@@ -111,16 +112,39 @@ export class BlockProducer {
 
   /** The first block, on the state as the options set it up. */
   async appendGenesis(timestamp: number): Promise<void> {
+    const genesis = await this.firstBlock({ number: 0n, timestamp: BigInt(timestamp), baseFeePerGas: this.settings.minBaseFeePerGas }, true);
+    const record = this.record(genesis, [], []);
+    this.state.chain.append(record);
+    // With a store, the genesis block is committed before anything is answered on it; like
+    // the reference node's, it is never announced as accepted.
+    await this.accept(record, false);
+  }
+
+  /**
+   * A fork's first block: the remote's fork block as far as the next block needs it (number,
+   * time, base fee, and its hash as the remote gives it: this chain's headers are not
+   * Ethereum's, so it is never recomputed), on the local state that reads through to the remote.
+   */
+  async appendForkPoint(point: ForkPoint): Promise<void> {
+    const { minBaseFeePerGas } = this.settings;
+    const baseFeePerGas = point.baseFeePerGas > minBaseFeePerGas ? point.baseFeePerGas : minBaseFeePerGas;
+    // Not frozen: its hash is set below.
+    const block = await this.firstBlock({ number: point.number, timestamp: point.timestamp, baseFeePerGas }, false);
+    const hash = hexToBytes(point.hash as `0x${string}`);
+    block.hash = () => hash;
+    block.header.hash = () => hash;
+    this.state.chain.append(this.record(block, [], []));
+  }
+
+  /** A block without transactions or parent on the current state: a chain's first. */
+  private async firstBlock(fields: { number: bigint; timestamp: bigint; baseFeePerGas: bigint }, freeze: boolean): Promise<Block> {
     const common = this.state.common;
-    const stateRoot = await this.state.stateManager.getStateRoot();
-    const genesis = createBlock(
+    return createBlock(
       {
         header: {
-          number: 0n,
+          ...fields,
           gasLimit: this.settings.blockGasLimit,
-          timestamp: BigInt(timestamp),
-          baseFeePerGas: this.settings.minBaseFeePerGas,
-          stateRoot,
+          stateRoot: await this.state.stateManager.getStateRoot(),
           coinbase: this.settings.coinbase as `0x${string}`,
           difficulty: 0n,
           ...cancunHeaderFields(common),
@@ -129,11 +153,8 @@ export class BlockProducer {
         },
         withdrawals: [],
       },
-      { common, setHardfork: false },
+      { common, setHardfork: false, freeze },
     );
-    const record = this.record(genesis, [], []);
-    this.state.chain.append(record);
-    await this.accept(record);
   }
 
   /**
@@ -209,12 +230,12 @@ export class BlockProducer {
    * A block on the chain, once it is durable: committed to the store when there is one. A failed
    * write stops the simulator, as a failed seal does: the chain in memory would be ahead of the store.
    */
-  private accept(record: BlockRecord): BlockRecord | Promise<BlockRecord> {
+  private accept(record: BlockRecord, announced = true): BlockRecord | Promise<BlockRecord> {
     const persistence = this.persistence;
-    if (persistence === undefined) return this.announce(record);
+    if (persistence === undefined) return announced ? this.announce(record) : record;
     // Listeners (subscriptions, the index, IPC) hear of a block only once it is durable.
     return persistence.saveBlock(record).then(
-      () => this.announce(record),
+      () => (announced ? this.announce(record) : record),
       (error: unknown) => {
         this.fault = error instanceof Error ? error : new Error(String(error));
         this.settings.log(`internal error: block ${record.number} could not be written to the store (${this.fault.message}); the simulator must be restarted`);

@@ -14,12 +14,16 @@ import type { MultiCoinSnapshot } from "./multicoin";
 import { FlatKeyMapDB, NodeCachingTrie } from "./node-cache-trie";
 import type { ResolvedEngineOptions } from "./options";
 import { NativeEVM, nativePrecompiles } from "./precompiles";
+import type { ForkSource } from "./fork/fork-source";
+import { ForkedStateManager } from "./fork/forked-state";
 import { NativeStateManager } from "./state-manager";
 
 export class ChainState {
   private store!: ChainStore;
   private live!: NativeStateManager;
   private machine!: VM;
+  /** The remote chain this one forks, if any (set before `renew`, which builds on it). */
+  fork: ForkSource | undefined;
 
   /** `trieDatabase` makes each fresh state's node database (the durable one when the chain is persisted). */
   constructor(
@@ -53,11 +57,12 @@ export class ChainState {
 
   /** An empty chain and state (at creation and on hardhat_reset); the genesis block comes next. */
   async renew(): Promise<void> {
-    this.store = new ChainStore();
+    this.store = new ChainStore(this.fork?.point.number ?? 0n);
     // Trie nodes kept as bytes (the default hex-string encoding converts every node on each
     // access), and kept decoded in memory (NodeCachingTrie).
     const trie = new NodeCachingTrie({ useKeyHashing: true, common: this.common, db: this.trieDatabase(), valueEncoding: ValueEncoding.Bytes });
-    this.live = new NativeStateManager({ common: this.common, caches: new Caches(), trie });
+    const opts = { common: this.common, caches: new Caches(), trie };
+    this.live = this.fork === undefined ? new NativeStateManager(opts) : new ForkedStateManager({ ...opts, source: this.fork });
     this.machine = await this.makeVm(this.live);
   }
 
@@ -77,8 +82,10 @@ export class ChainState {
     const blockchain = {
       getBlock: async (n: number) => {
         const record = this.store.byNumberOrUndefined(BigInt(n));
-        if (record === undefined) throw new Error(`block ${n} not found`);
-        return record.block;
+        if (record !== undefined) return record.block;
+        // BLOCKHASH of a block before a fork: the remote's hash (the opcode reads nothing else).
+        if (this.fork !== undefined && BigInt(n) < this.store.first) return await this.fork.remoteBlockHashOnly(BigInt(n));
+        throw new Error(`block ${n} not found`);
       },
       putBlock: async () => {},
       shallowCopy() {

@@ -74,9 +74,12 @@ export class ChainStore {
   private readonly byHash = new Map<string, BlockRecord>();
   private readonly txByHash = new Map<string, MinedTransaction>();
 
+  /** `first`: the number of the first block held: 0, or a fork's fork block (earlier ones are the remote's). */
+  constructor(readonly first = 0n) {}
+
   append(record: BlockRecord): void {
-    if (record.number !== BigInt(this.byNumber.length)) {
-      throw new Error(`block ${record.number} appended at height ${this.byNumber.length}`);
+    if (record.number !== this.first + BigInt(this.byNumber.length)) {
+      throw new Error(`block ${record.number} appended at height ${this.first + BigInt(this.byNumber.length)}`);
     }
     this.byNumber.push(record);
     this.byHash.set(record.hash, record);
@@ -85,7 +88,7 @@ export class ChainStore {
 
   /** Drops every block above `height`. */
   truncate(height: bigint): void {
-    while (BigInt(this.byNumber.length) > height + 1n) {
+    while (this.first + BigInt(this.byNumber.length) > height + 1n) {
       const record = this.byNumber.pop()!;
       this.byHash.delete(record.hash);
       for (const mined of record.transactions) this.txByHash.delete(mined.hash);
@@ -99,11 +102,12 @@ export class ChainStore {
   }
 
   get height(): bigint {
-    return BigInt(this.byNumber.length - 1);
+    return this.first + BigInt(this.byNumber.length - 1);
   }
 
   byNumberOrUndefined(n: bigint): BlockRecord | undefined {
-    return n < 0n || n >= BigInt(this.byNumber.length) ? undefined : this.byNumber[Number(n)];
+    const index = n - this.first;
+    return index < 0n || index >= BigInt(this.byNumber.length) ? undefined : this.byNumber[Number(index)];
   }
 
   byHashOrUndefined(hash: string): BlockRecord | undefined {
@@ -117,9 +121,9 @@ export class ChainStore {
   /** Blocks from `from` to `to` inclusive, clamped to the chain. */
   *range(from: bigint, to: bigint): Iterable<BlockRecord> {
     const last = to < this.height ? to : this.height;
-    for (let n = from < 0n ? 0n : from; n <= last; n++) yield this.byNumber[Number(n)]!;
+    for (let n = from < this.first ? this.first : from; n <= last; n++) yield this.byNumber[Number(n - this.first)]!;
   }
 }
 
 /** The chain as read outside the engine: everything but appending and truncating. */
-export type ChainView = Pick<ChainStore, "head" | "height" | "byNumberOrUndefined" | "byHashOrUndefined" | "transaction" | "range">;
+export type ChainView = Pick<ChainStore, "first" | "head" | "height" | "byNumberOrUndefined" | "byHashOrUndefined" | "transaction" | "range">;

@@ -17,9 +17,11 @@ import type { BlockRecord, ChainView, LogRecord } from "./chain";
 import { ChainState } from "./chain-state";
 import { engineCommon } from "./common";
 import { ExecutionFailedError, InvalidInputError, TransactionRejectedError, UnavailableOperationError } from "./errors";
+import type { ForkSource } from "./fork/fork-source";
+import { forkingEnabled, openFork, type OpenedFork } from "./fork/open-fork";
 import { Executor } from "./executor";
 import { loadKeccak } from "./keccak";
-import { resolveEngineOptions, type EngineOptions, type ResolvedEngineOptions } from "./options";
+import { resolveEngineOptions, type EngineOptions, type ForkingOptions, type ResolvedEngineOptions } from "./options";
 import { ChainPersistence, durableTrieDatabase } from "./persistence/chain-persistence";
 import { TransactionPool } from "./pool";
 import { cleanVmMessage } from "./revert";
@@ -49,11 +51,14 @@ export class Engine implements AtomicChainHost {
   /** Whether this engine opened a chain from its store (else it started at a new genesis block). */
   private wasRestored = false;
   private mineOnArrival: boolean;
+  /** The forking options the engine was created with (hardhat_reset without options returns to them). */
+  private readonly createdForking: ForkingOptions | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(settings: ResolvedEngineOptions, store: DurableStore | undefined) {
     this.settings = settings;
     this.mineOnArrival = settings.automine;
+    this.createdForking = settings.forking;
     this.common = engineCommon(settings.chainId, settings.hardfork);
     this.state = new ChainState(this.common, settings, store === undefined ? undefined : durableTrieDatabase(store));
     this.time = new BlockTime(this.common, settings, this.state);
@@ -71,7 +76,11 @@ export class Engine implements AtomicChainHost {
   static async create(opts: EngineOptions = {}): Promise<Engine> {
     const settings = resolveEngineOptions(opts);
     await loadKeccak();
+    if (forkingEnabled(settings.forking) && opts.store !== undefined) throw new UnavailableOperationError(FORK_WITH_STORE);
+    const fork = forkingEnabled(settings.forking) ? await openFork(settings.forking, settings.log) : undefined;
+    if (fork !== undefined) adoptFork(settings, fork);
     const engine = new Engine(settings, opts.store);
+    engine.state.fork = fork?.source;
     if (engine.persistence !== undefined && (await engine.persistence.holdsChain())) await engine.restoreChain(engine.persistence);
     else await engine.startChain();
     return engine;
@@ -89,26 +98,57 @@ export class Engine implements AtomicChainHost {
     this.wasRestored = true;
   }
 
-  /** A fresh state with the configured accounts and balances, and its genesis block. */
+  /**
+   * A fresh state with the configured accounts and balances, and its first block: a genesis
+   * block, or on a fork the remote's fork block (the accounts' balances are set over the
+   * remote's accounts, as Hardhat's fork does).
+   */
   private async startChain(): Promise<void> {
     await this.state.renew();
     const stateManager = this.state.stateManager;
     for (const { privateKey, balance } of this.settings.accounts) {
       const account = this.transactions.unlock(privateKey);
-      await stateManager.putAccount(account.address, new Account(0n, balance));
+      const existing = this.state.fork === undefined ? undefined : await stateManager.getAccount(account.address);
+      await stateManager.putAccount(account.address, new Account(existing?.nonce ?? 0n, balance, existing?.storageRoot, existing?.codeHash));
     }
     for (const { address, assetId, amount } of this.settings.assetBalances) {
       await stateManager.setAssetBalance(genesisAddress(address), genesisAssetId(assetId), amount);
     }
-    await this.blocks.appendGenesis(this.settings.genesisTimestamp);
+    const fork = this.state.fork;
+    if (fork === undefined) await this.blocks.appendGenesis(this.settings.genesisTimestamp);
+    else await this.blocks.appendForkPoint(fork.point);
   }
 
-  /** Back to a fresh genesis with the same options (hardhat_reset without forking). */
-  async reset(): Promise<void> {
+  /**
+   * Back to a fresh chain (hardhat_reset): with `forking`, a fork of that remote (the chain ID
+   * follows it unless the options fixed one); with null, a fresh genesis without any fork;
+   * absent, as the engine was created.
+   */
+  async reset(forking?: ForkingOptions | null): Promise<void> {
     const refusal = this.snapshots.whyNoReset();
     if (refusal !== undefined) throw new UnavailableOperationError(refusal);
+    let next: ForkingOptions | undefined;
+    if (forking === undefined) next = this.createdForking;
+    else if (forking !== null) {
+      // How to reach remotes and where to cache stay as configured; the remote and block are new.
+      const { cacheDir, timeoutMs, retries, requestsPerSecond } = this.createdForking ?? {};
+      next = { cacheDir, timeoutMs, retries, requestsPerSecond, ...forking };
+    }
+    if (forkingEnabled(next) && this.persistence !== undefined) throw new UnavailableOperationError(FORK_WITH_STORE);
+    // A remote that fails to start a fork leaves the chain as it was.
+    const fork = forkingEnabled(next) ? await openFork(next, this.settings.log) : undefined;
+    if (fork !== undefined) {
+      if (!this.settings.explicit.chainId && fork.source.chainId !== this.settings.chainId) {
+        throw new InvalidInputError(
+          `hardhat_reset: the remote's chain ID is ${fork.source.chainId}, this network's ${this.settings.chainId}; restart the network to fork another chain`,
+        );
+      }
+      adoptFork(this.settings, fork);
+    } else if (!this.settings.explicit.deprecatedPrecompiles) this.settings.deprecatedPrecompiles = false;
+    this.settings.forking = next;
+    this.state.fork = fork?.source;
     // The whole former chain leaves, its genesis too (the new one has another timestamp).
-    const removed = [...this.state.chain.range(0n, this.state.chain.height)];
+    const removed = [...this.state.chain.range(this.state.chain.first, this.state.chain.height)];
     this.transactions.reset();
     this.pool.clear();
     this.time.reset();
@@ -120,6 +160,11 @@ export class Engine implements AtomicChainHost {
     this.snapshots.reset(removed);
     // What the companions staged as they went back to their start (see ChainPersistence.commit).
     await this.persistence?.commit();
+  }
+
+  /** The remote chain this one forks, if any. */
+  get fork(): ForkSource | undefined {
+    return this.state.fork;
   }
 
   // ---------------------------------------------------------------- running operations
@@ -240,7 +285,7 @@ export class Engine implements AtomicChainHost {
     return this.reads.getStorageAt(address, slot, record);
   }
 
-  getAssetBalance(address: Address, assetIdHex64: string, record: BlockRecord): bigint {
+  getAssetBalance(address: Address, assetIdHex64: string, record: BlockRecord): Promise<bigint> {
     return this.reads.getAssetBalance(address, assetIdHex64, record);
   }
 
@@ -392,6 +437,19 @@ export class Engine implements AtomicChainHost {
     this.snapshots.addCompanion(companion, options.name ?? "companion", options.atStart ?? true);
   }
 }
+
+/** A fork's chain ID (unless the options fixed one) and its precompile behaviour (unless forced). */
+function adoptFork(settings: ResolvedEngineOptions, fork: OpenedFork): void {
+  if (!settings.explicit.chainId) {
+    settings.chainId = fork.source.chainId;
+    if (!settings.explicit.networkId) settings.networkId = fork.source.chainId;
+  }
+  if (!settings.explicit.deprecatedPrecompiles) settings.deprecatedPrecompiles = fork.precompileMode === "deprecated";
+}
+
+/** Why forking and a data directory do not go together (yet). */
+const FORK_WITH_STORE =
+  "a fork is kept in memory and cannot be combined with a data directory (--db-dir); the remote's answers are cached in the fork cache directory instead";
 
 function genesisAddress(text: string): Address {
   if (!/^0x[0-9a-fA-F]{40}$/.test(text)) throw new InvalidInputError(`invalid address ${JSON.stringify(text)}: expected 0x followed by 40 hex digits`);

@@ -64,3 +64,12 @@ export class SimulatorFaultError extends EngineError {
 export class StoredChainError extends EngineError {
   override readonly name = "StoredChainError";
 }
+
+/**
+ * The remote a fork reads from failed: it could not be reached, kept refusing (rate limits,
+ * timeouts) after the retries, or answered something that is not what the call returns. The
+ * message names the remote and the call.
+ */
+export class ForkRemoteError extends EngineError {
+  override readonly name = "ForkRemoteError";
+}

@@ -35,14 +35,28 @@ export class MultiCoinState {
   /** The last snapshot handed out, reused while nothing changes. */
   private cachedSnapshot: MultiCoinSnapshot | undefined;
 
-  constructor(from?: MultiCoinSnapshot) {
+  /**
+   * `base` answers for balances never set here (a fork's remote balances, loaded beforehand):
+   * with a base, a balance set to zero is kept as an explicit zero, so it hides the base's.
+   */
+  constructor(
+    from?: MultiCoinSnapshot,
+    private readonly base?: (key: BalanceKey) => bigint | undefined,
+  ) {
     this.balances = new Map(from?.balances ?? []);
     this.flagged = new Set(from?.flagged ?? []);
     this.cachedSnapshot = from;
   }
 
   getBalance(addressHex40: string, assetIdHex64: string): bigint {
-    return this.balances.get(balanceKey(addressHex40, assetIdHex64)) ?? 0n;
+    const key = balanceKey(addressHex40, assetIdHex64);
+    return this.balances.get(key) ?? this.base?.(key) ?? 0n;
+  }
+
+  /** A balance in `snapshot` (a past block's), or in the base when the snapshot never set it. */
+  balanceIn(snapshot: Pick<MultiCoinSnapshot, "balances">, addressHex40: string, assetIdHex64: string): bigint {
+    const key = balanceKey(addressHex40, assetIdHex64);
+    return snapshot.balances.get(key) ?? this.base?.(key) ?? 0n;
   }
 
   /** Whether any account is flagged (most chains have none: callers skip the address lookup). */
@@ -59,7 +73,7 @@ export class MultiCoinState {
     if (amount < 0n) throw new RangeError(`multi-coin balance cannot be negative (got ${amount})`);
     const key = balanceKey(addressHex40, assetIdHex64);
     this.record({ kind: "balance", key, previous: this.balances.get(key) });
-    if (amount === 0n) this.balances.delete(key);
+    if (amount === 0n && this.base === undefined) this.balances.delete(key);
     else this.balances.set(key, amount);
     this.flag(addressHex40);
   }
@@ -89,7 +103,7 @@ export class MultiCoinState {
   balancesOf(addressHex40: string): Map<string, bigint> {
     const out = new Map<string, bigint>();
     for (const [key, value] of this.balances) {
-      if (key.startsWith(addressHex40)) out.set(key.slice(40), value);
+      if (key.startsWith(addressHex40) && value !== 0n) out.set(key.slice(40), value);
     }
     return out;
   }

@@ -5,6 +5,9 @@
 import { GENESIS_CONTRACT_ADDRESS } from "../encoding/precompile";
 import type { DurableStore } from "../storage";
 import { fundedAccounts, type AccountsOption, type GenesisAccount } from "./accounts";
+import type { ForkingOptions } from "./fork/open-fork";
+
+export type { ForkingOptions, PrecompileMode } from "./fork/open-fork";
 
 export type { AccountsOption, KeyAccountOptions, MnemonicAccountsOptions } from "./accounts";
 
@@ -55,6 +58,11 @@ export interface EngineOptions {
    * it is answered. Absent, the chain lives in memory only.
    */
   store?: DurableStore;
+  /**
+   * Fork a remote contract chain: its state at a pinned block is read lazily, every write stays
+   * local. The chain ID is the remote's unless `chainId` is given.
+   */
+  forking?: ForkingOptions;
 }
 
 export const LOCAL_CHAIN_ID = 43112;
@@ -79,6 +87,9 @@ export interface ResolvedEngineOptions {
   throwOnTransactionFailures: boolean;
   throwOnCallFailures: boolean;
   log: (line: string) => void;
+  forking: ForkingOptions | undefined;
+  /** Whether `chainId` / `deprecatedPrecompiles` were given (a fork takes the remote's otherwise). */
+  explicit: { chainId: boolean; networkId: boolean; deprecatedPrecompiles: boolean };
 }
 
 /** The options with every default filled in, checked. */
@@ -100,6 +111,8 @@ export function resolveEngineOptions(opts: EngineOptions): ResolvedEngineOptions
     throwOnTransactionFailures: opts.throwOnTransactionFailures ?? false,
     throwOnCallFailures: opts.throwOnCallFailures ?? true,
     log: opts.log ?? (() => {}),
+    forking: opts.forking,
+    explicit: { chainId: opts.chainId !== undefined, networkId: opts.networkId !== undefined, deprecatedPrecompiles: opts.deprecatedPrecompiles !== undefined },
   };
   if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`chainId must be a positive integer, got ${chainId}`);
   return options;

@@ -96,14 +96,16 @@ function failure(gasLimit: bigint, error: EVMError): ExecResult {
   return { executionGasUsed: gasLimit, returnValue: EMPTY, exceptionError: error };
 }
 
-export function nativeAssetBalance(input: PrecompileInput): ExecResult {
+export async function nativeAssetBalance(input: PrecompileInput): Promise<ExecResult> {
   if (input.gasLimit < NATIVE_ASSET_BALANCE_GAS) return outOfGas(input.gasLimit);
   // The message is noted for every native precompile; this one does not need it.
   (input._EVM as NativeEVM).takePrecompileMessage();
   if (input.data.length !== NATIVE_ASSET_BALANCE_INPUT_LENGTH) return revert(NATIVE_ASSET_BALANCE_GAS);
   const { account, assetId } = decodeNativeAssetBalanceInputBytes(input.data);
   const state = input._EVM.stateManager as NativeStateManager;
-  const balance = state.multiCoin.getBalance(bytesToUnprefixedHex(account), bytesToUnprefixedHex(assetId));
+  const [accountHex, assetHex] = [bytesToUnprefixedHex(account), bytesToUnprefixedHex(assetId)];
+  await state.loadAssetBalance(accountHex, assetHex);
+  const balance = state.multiCoin.getBalance(accountHex, assetHex);
   return { executionGasUsed: NATIVE_ASSET_BALANCE_GAS, returnValue: setLengthLeft(bigIntToBytes(balance), 32) };
 }
 
@@ -130,6 +132,9 @@ export async function nativeAssetCall(input: PrecompileInput): Promise<ExecResul
 
   const state = evm.stateManager as NativeStateManager;
   const multiCoin = state.multiCoin;
+  // A fork reads both balances from its remote first (a no-op otherwise).
+  await state.loadAssetBalance(callerHex, assetId);
+  await state.loadAssetBalance(toHex, assetId);
   const callerBalance = multiCoin.getBalance(callerHex, assetId);
   if (amount !== 0n && callerBalance < amount) {
     return failure(gasLimit, new EVMError(EVMError.errorMessages.INSUFFICIENT_BALANCE));

@@ -2,10 +2,12 @@ import { MerkleStateManager, type MerkleStateManagerOpts } from "@ethereumjs/sta
 import { RLP } from "@ethereumjs/rlp";
 import { Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, EthereumJSErrorWithoutCode, unpadBytes } from "@ethereumjs/util";
 import { IdentityMemo } from "./identity-memo";
-import { MultiCoinState, type MultiCoinSnapshot } from "./multicoin";
+import { MultiCoinState, type BalanceKey, type MultiCoinSnapshot } from "./multicoin";
 
 export interface NativeStateManagerOpts extends MerkleStateManagerOpts {
   multiCoin?: MultiCoinSnapshot;
+  /** Balances never set here come from this lookup (a fork's remote balances; see loadAssetBalance). */
+  multiCoinBase?: (key: BalanceKey) => bigint | undefined;
 }
 
 /**
@@ -20,7 +22,7 @@ export class NativeStateManager extends MerkleStateManager {
 
   constructor(opts: NativeStateManagerOpts = {}) {
     super(opts);
-    this.multiCoin = new MultiCoinState(opts.multiCoin);
+    this.multiCoin = new MultiCoinState(opts.multiCoin, opts.multiCoinBase);
   }
 
   /**
@@ -90,6 +92,12 @@ export class NativeStateManager extends MerkleStateManager {
     this.multiCoin.revert();
   }
 
+  /**
+   * Makes a balance readable synchronously before it is read: a no-op here; a fork's state
+   * fetches the remote's balance (the precompiles and the API call it first).
+   */
+  async loadAssetBalance(_addressHex40: string, _assetIdHex64: string): Promise<void> {}
+
   getAssetBalance(address: Address, assetIdHex64: string): bigint {
     return this.multiCoin.getBalance(bytesToUnprefixedHex(address.bytes), assetIdHex64);
   }
@@ -99,13 +107,18 @@ export class NativeStateManager extends MerkleStateManager {
    * and brings it into existence.
    */
   async setAssetBalance(address: Address, assetIdHex64: string, amount: bigint): Promise<void> {
-    if ((await super.getAccount(address)) === undefined) await this.putAccount(address, new Account());
+    if ((await this.getAccount(address)) === undefined) await this.putAccount(address, new Account());
     this.multiCoin.setBalance(bytesToUnprefixedHex(address.bytes), assetIdHex64, amount);
+  }
+
+  /** The state manager of a view (a fork's makes one that reads through to the remote too). */
+  protected makeView(opts: NativeStateManagerOpts): NativeStateManager {
+    return new NativeStateManager(opts);
   }
 
   /** A read-only view of this state at another root and multi-coin snapshot (past blocks). */
   viewAt(stateRoot: Uint8Array, multiCoin: MultiCoinSnapshot): NativeStateManager {
-    const view = new NativeStateManager({ trie: this._trie.shallowCopy(false), common: this.common, multiCoin });
+    const view = this.makeView({ trie: this._trie.shallowCopy(false), common: this.common, multiCoin });
     // The copied trie shares the node database, so every committed root stays readable.
     view._trie.root(stateRoot);
     return view;

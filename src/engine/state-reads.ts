@@ -16,7 +16,7 @@ export class StateReads {
   resolveBlock(selector: BlockSelector): BlockRecord {
     const chain = this.state.chain;
     if (selector === "latest" || selector === "pending" || selector === "safe" || selector === "finalized") return chain.head;
-    if (selector === "earliest") return chain.byNumberOrUndefined(0n)!;
+    if (selector === "earliest") return chain.byNumberOrUndefined(chain.first)!;
     if (typeof selector === "bigint") {
       const record = chain.byNumberOrUndefined(selector);
       if (record === undefined) throw new UnknownBlockError(`block ${selector} is not known: the latest block is ${chain.height}`);
@@ -55,9 +55,12 @@ export class StateReads {
     return setLengthLeft(value, 32);
   }
 
-  getAssetBalance(address: Address, assetIdHex64: string, record: BlockRecord): bigint {
-    if (record === this.state.head) return this.state.stateManager.getAssetBalance(address, assetIdHex64);
-    return record.multiCoin.balances.get(bytesToUnprefixedHex(address.bytes) + assetIdHex64) ?? 0n;
+  async getAssetBalance(address: Address, assetIdHex64: string, record: BlockRecord): Promise<bigint> {
+    const live = this.state.stateManager;
+    const addressHex = bytesToUnprefixedHex(address.bytes);
+    await live.loadAssetBalance(addressHex, assetIdHex64);
+    if (record === this.state.head) return live.getAssetBalance(address, assetIdHex64);
+    return live.multiCoin.balanceIn(record.multiCoin, addressHex, assetIdHex64);
   }
 
   /** The logs of the blocks `filter` spans that match its addresses and topics, in chain order. */

@@ -1,4 +1,4 @@
-import { DEFAULT_BLOCK_GAS_LIMIT, type EngineOptions, type Hardfork, type InitialAssetBalance } from "../engine";
+import { DEFAULT_BLOCK_GAS_LIMIT, type EngineOptions, type ForkingOptions, type Hardfork, type InitialAssetBalance } from "../engine";
 import { fundedAccounts, unlockedAccount } from "../engine/accounts";
 
 /** Name of the in-process network the plugin adds. */
@@ -33,6 +33,12 @@ export interface NativekitUserConfig {
    * estimates every transaction first (what a live network needs).
    */
   gas?: "auto" | number;
+  /**
+   * Fork a remote contract chain (see the README's Forking section): its state at `blockNumber`
+   * is read lazily and cached under `cacheDir` (default `<paths.cache>/nativekit-fork`); every
+   * write stays local. The chain ID becomes the remote's unless `chainId` is set.
+   */
+  forking?: ForkingOptions;
 }
 
 export interface NativekitConfig {
@@ -77,8 +83,17 @@ export function resolveNativekitConfig(user: NativekitUserConfig = {}): Nativeki
       automine: user.automine,
       allowUnlimitedContractSize: user.allowUnlimitedContractSize,
       throwOnTransactionFailures: user.throwOnTransactionFailures ?? true,
+      forking: forkingConfig(user.forking),
     },
   };
+}
+
+function forkingConfig(forking: ForkingOptions | undefined): ForkingOptions | undefined {
+  if (forking === undefined) return undefined;
+  if (typeof forking !== "object" || forking === null || typeof forking.url !== "string") {
+    throw new Error("nativekit config: forking.url must be the remote's JSON-RPC URL");
+  }
+  return { ...forking, ...(forking.blockNumber === undefined ? {} : { blockNumber: amount(forking.blockNumber, "forking.blockNumber") }) };
 }
 
 function transactionGas(user: NativekitUserConfig): "auto" | number {

@@ -7,6 +7,7 @@
  * the default network unless the config names another one, plus the nativekit:* tasks and the
  * changeAssetBalance(s) chai matchers.
  */
+import path from "node:path";
 import { extendConfig, extendEnvironment, extendProvider } from "hardhat/config";
 import type { HttpNetworkConfig } from "hardhat/types";
 import "./type-extensions";
@@ -22,6 +23,8 @@ import { useFixedGasSigners } from "./fixed-gas-signers";
 
 extendConfig((config, userConfig) => {
   config.nativekit = resolveNativekitConfig(userConfig.nativekit);
+  const forking = config.nativekit.engine.forking;
+  if (forking !== undefined && forking.cacheDir === undefined) forking.cacheDir = path.join(config.paths.cache, "nativekit-fork");
   if (userConfig.networks?.[NATIVEKIT_NETWORK] === undefined) {
     const network = {
       url: IN_PROCESS_URL,
@@ -31,7 +34,8 @@ extendConfig((config, userConfig) => {
       gasMultiplier: 1,
       httpHeaders: {},
       timeout: 20_000,
-      chainId: config.nativekit.engine.chainId ?? 43112,
+      // A fork's chain ID is the remote's, known once the network starts.
+      chainId: config.nativekit.engine.chainId ?? (forking?.enabled !== false && forking !== undefined ? undefined : 43112),
     } as HttpNetworkConfig; // other plugins' fields (e.g. ignition) take their defaults
     config.networks[NATIVEKIT_NETWORK] = network;
   }

@@ -86,7 +86,9 @@ export class LocalNetwork {
     // through one staging: a contract-chain block and what it did to the atomic memory land
     // together. The keystore, whose changes stand alone, commits on a staging of its own.
     const store = data?.store;
-    const provider = await createNativeProvider({ chainId: network.evmChainId, ...engineOptions, accounts, store: store?.namespace("c/") });
+    // A fork takes the remote's chain ID unless one is given.
+    const chainId = engineOptions.forking === undefined ? { chainId: network.evmChainId } : {};
+    const provider = await createNativeProvider({ ...chainId, ...engineOptions, accounts, store: store?.namespace("c/") });
     const sharedMemory = store === undefined ? new SharedMemory() : await SharedMemory.open(store.namespace("atomic/"));
     const keystore = data === undefined ? new Keystore() : await Keystore.open(data.independentStore().namespace("keystore/"));
     const exchange = await ExchangeChain.open({ network, sharedMemory, genesis: localGenesis(network, exchangeGenesis), store: store?.namespace("x/") });

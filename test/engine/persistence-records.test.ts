@@ -103,7 +103,7 @@ describe("contract chain persistence: atomic transactions and the clock", () => 
     expect(again.atomicTransactions).to.deep.equal(["atomicTx1"]);
     expect(again.atomicGasUsed).to.equal(12_345n);
     expect(reopened.atomicTransactionBlock("atomicTx1")?.hash).to.equal(record.hash);
-    expect(reopened.getAssetBalance(address, assetId, again)).to.equal(77n);
+    expect(await reopened.getAssetBalance(address, assetId, again)).to.equal(77n);
     expect(reopened.increaseTime(0)).to.equal(offset);
     expect(bytesToHex(reopened.head.block.hash())).to.equal(engine.head.hash);
   });

@@ -179,3 +179,10 @@ describe("contract chain persistence: without a store", () => {
     expect(await chain.rpc("eth_blockNumber")).to.equal("0x1");
   });
 });
+
+describe("contract chain persistence: with forking", () => {
+  it("refuses a fork kept in a store before calling the remote", async () => {
+    const error = await rejection(startStoredChain(memoryBackend().backend(), { forking: { url: "http://127.0.0.1:9/never-called" } }));
+    expect(error.message).to.include("cannot be combined with a data directory (--db-dir)");
+  });
+});

@@ -97,14 +97,16 @@ describe("more network helpers on the nativekit network", () => {
     await setCoinbase("0x0100000000000000000000000000000000000000");
   });
 
-  it("reset refuses forking with a clear message", async () => {
+  it("reset to a fork of an unreachable remote fails naming the remote, and leaves the chain as it was", async () => {
     const { reset } = await import("@nomicfoundation/hardhat-network-helpers");
+    const before = await hre.network.provider.request({ method: "eth_blockNumber" });
     try {
       await reset("http://127.0.0.1:1");
       expect.fail("reset with forking should fail");
     } catch (error) {
-      expect((error as Error).message).to.match(/forking is not supported/);
+      expect((error as Error).message).to.match(/fork remote http:\/\/127\.0\.0\.1:1\/ \(eth_chainId\): fetch failed/);
     }
+    expect(await hre.network.provider.request({ method: "eth_blockNumber" })).to.equal(before);
   });
 
   it("setNextBlockBaseFeePerGas sets the next block's base fee", async () => {

@@ -4,15 +4,19 @@
  */
 import { bytesToHex } from "@ethereumjs/util";
 import { invalidParams, RpcError, RpcErrorCode, serverError } from "../../rpc/errors";
-import { EngineError, ExecutionFailedError, InvalidInputError, SimulatorFaultError, TransactionRejectedError, UnavailableOperationError } from "../errors";
+import { RemoteCallError } from "../fork/remote";
+import { EngineError, ExecutionFailedError, ForkRemoteError, InvalidInputError, SimulatorFaultError, TransactionRejectedError, UnavailableOperationError } from "../errors";
 
 /** `RpcApi`'s `mapError` for the engine's methods: undefined for what is not an engine error. */
 export function engineErrorToRpc(error: unknown): RpcError | undefined {
+  // A fork's remote refused a call forwarded to it (a call before the fork reverting): its own error.
+  if (error instanceof RemoteCallError) return new RpcError(error.code, error.remoteMessage, error.data);
   if (!(error instanceof EngineError)) return undefined;
   if (error instanceof ExecutionFailedError) return executionFailure(error);
   // -32602 names the value that was wrong, as parameter errors do.
   if (error instanceof InvalidInputError) return invalidParams(error.message);
   if (error instanceof TransactionRejectedError || error instanceof UnavailableOperationError) return serverError(error.message);
+  if (error instanceof ForkRemoteError) return serverError(error.message);
   if (error instanceof SimulatorFaultError) return new RpcError(RpcErrorCode.InternalError, error.message);
   return undefined;
 }

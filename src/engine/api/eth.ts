@@ -12,6 +12,7 @@ import type { Filters } from "./filters";
 import type { SubscriptionHub } from "./subscriptions";
 import { formatBlock, formatMinedTransaction, formatReceipt, formatTransaction, hex, q } from "./format";
 import * as p from "./params";
+import { PreForkHistory } from "./pre-fork";
 
 /** A sent transaction's block is sealed after the answer (see Engine.submit). */
 const SEAL_LATER = { sealLater: true } as const;
@@ -19,6 +20,11 @@ const SEAL_LATER = { sealLater: true } as const;
 export function ethApi(engine: Engine, options: RpcApiOptions, filters: Filters, subscriptions: SubscriptionHub): RpcApi {
   const e = engine;
   const o = e.options;
+  const history = new PreForkHistory(e);
+  /** The local answer, unless parameter `index` names a block before the fork (then the remote's). */
+  const atBlock = (method: string, index: number, local: (params: unknown[]) => unknown) => (params: unknown[]) =>
+    history.atBlock(method, params, index) ?? local(params);
+  const byNumber = (method: string, local: (params: unknown[]) => unknown) => (params: unknown[]) => history.blockByNumber(method, params) ?? local(params);
   const at = (b: unknown): BlockRecord => e.resolveBlock(p.blockSelector(b));
   const byHash = (h: unknown): BlockRecord => e.resolveBlock({ hash: p.hash(h, "blockHash") });
   const send = async (pooledTransaction: Promise<PooledTransaction>): Promise<string> => {
@@ -48,28 +54,43 @@ export function ethApi(engine: Engine, options: RpcApiOptions, filters: Filters,
 
       // -- state
       .positional("eth_blockNumber", 0, () => q(e.chain.height))
-      .positional("eth_getBalance", [1, 2], async ([a, b]) => q((await e.getAccount(p.address(a, "address"), at(b))).balance))
-      .positional("eth_getTransactionCount", [1, 2], async ([a, b]) => {
-        const address = p.address(a, "address");
-        if (b === "pending") return q(await e.pendingNonce(address));
-        return q((await e.getAccount(address, at(b))).nonce);
-      })
-      .positional("eth_getCode", [1, 2], async ([a, b]) => hex(await e.getCode(p.address(a, "address"), at(b))))
-      .positional("eth_getStorageAt", [2, 3], async ([a, s, b]) => {
-        const slot = p.looseQuantity(s, "slot");
-        if (slot >= 1n << 256n) throw invalidParams("slot must fit in 32 bytes");
-        return hex(await e.getStorageAt(p.address(a, "address"), p.slotBytes(slot), at(b)));
-      })
-      .positional("eth_getAssetBalance", 3, ([a, b, id]) => q(e.getAssetBalance(p.address(a, "address"), p.parseAssetIdHex(id, "assetID"), at(b))))
+      .positional("eth_getBalance", [1, 2], atBlock("eth_getBalance", 1, async ([a, b]) => q((await e.getAccount(p.address(a, "address"), at(b))).balance)))
+      .positional(
+        "eth_getTransactionCount",
+        [1, 2],
+        atBlock("eth_getTransactionCount", 1, async ([a, b]) => {
+          const address = p.address(a, "address");
+          if (b === "pending") return q(await e.pendingNonce(address));
+          return q((await e.getAccount(address, at(b))).nonce);
+        }),
+      )
+      .positional("eth_getCode", [1, 2], atBlock("eth_getCode", 1, async ([a, b]) => hex(await e.getCode(p.address(a, "address"), at(b)))))
+      .positional(
+        "eth_getStorageAt",
+        [2, 3],
+        atBlock("eth_getStorageAt", 2, async ([a, s, b]) => {
+          const slot = p.looseQuantity(s, "slot");
+          if (slot >= 1n << 256n) throw invalidParams("slot must fit in 32 bytes");
+          return hex(await e.getStorageAt(p.address(a, "address"), p.slotBytes(slot), at(b)));
+        }),
+      )
+      .positional(
+        "eth_getAssetBalance",
+        3,
+        atBlock("eth_getAssetBalance", 1, async ([a, b, id]) => q(await e.getAssetBalance(p.address(a, "address"), p.parseAssetIdHex(id, "assetID"), at(b)))),
+      )
 
       // -- blocks: an unknown block reads as null (as on geth) rather than as an error
-      .positional("eth_getBlockByNumber", [1, 2], ([b, full]) => blockOrNull(() => at(b), p.optionalBoolean(full, "fullTransactions")))
-      .positional("eth_getBlockByHash", [1, 2], ([h, full]) => blockOrNull(() => byHash(h), p.optionalBoolean(full, "fullTransactions")))
-      .positional("eth_getBlockTransactionCountByNumber", 1, ([b]) => orNull(() => q(at(b).transactions.length)))
+      .positional("eth_getBlockByNumber", [1, 2], byNumber("eth_getBlockByNumber", ([b, full]) => blockOrNull(() => at(b), p.optionalBoolean(full, "fullTransactions"))))
+      .positional("eth_getBlockByHash", [1, 2], (params) => {
+        const [h, full] = params;
+        return blockOrNull(() => byHash(h), p.optionalBoolean(full, "fullTransactions")) ?? history.byHash("eth_getBlockByHash", params);
+      })
+      .positional("eth_getBlockTransactionCountByNumber", 1, byNumber("eth_getBlockTransactionCountByNumber", ([b]) => orNull(() => q(at(b).transactions.length))))
       .positional("eth_getBlockTransactionCountByHash", 1, ([h]) => orNull(() => q(byHash(h).transactions.length)))
       .positional("eth_getUncleCountByBlockNumber", 1, () => "0x0")
       .positional("eth_getUncleCountByBlockHash", 1, () => "0x0")
-      .positional("eth_getBlockReceipts", 1, ([b]) => orNull(() => at(b).transactions.map(formatReceipt)))
+      .positional("eth_getBlockReceipts", 1, byNumber("eth_getBlockReceipts", ([b]) => orNull(() => at(b).transactions.map(formatReceipt))))
 
       // -- transactions
       .positional("eth_getTransactionByHash", 1, ([h]) => {
@@ -77,21 +98,31 @@ export function ethApi(engine: Engine, options: RpcApiOptions, filters: Filters,
         const mined = e.chain.transaction(hash);
         if (mined !== undefined) return formatMinedTransaction(mined);
         const pooled = e.pendingTransactions.find((t) => t.hash === hash);
-        return pooled === undefined ? null : formatTransaction(pooled.tx, pooled.hash, pooled.from.toString());
+        if (pooled !== undefined) return formatTransaction(pooled.tx, pooled.hash, pooled.from.toString());
+        return history.byHash("eth_getTransactionByHash", [hash]);
       })
       .positional("eth_getTransactionReceipt", 1, ([h]) => {
-        const mined = e.chain.transaction(p.hash(h, "transactionHash"));
-        return mined === undefined ? null : formatReceipt(mined);
+        const hash = p.hash(h, "transactionHash");
+        const mined = e.chain.transaction(hash);
+        return mined === undefined ? history.byHash("eth_getTransactionReceipt", [hash]) : formatReceipt(mined);
       })
-      .positional("eth_getTransactionByBlockNumberAndIndex", 2, ([b, i]) => transactionAt(() => at(b), p.looseQuantity(i, "index")))
+      .positional(
+        "eth_getTransactionByBlockNumberAndIndex",
+        2,
+        byNumber("eth_getTransactionByBlockNumberAndIndex", ([b, i]) => transactionAt(() => at(b), p.looseQuantity(i, "index"))),
+      )
       .positional("eth_getTransactionByBlockHashAndIndex", 2, ([h, i]) => transactionAt(() => byHash(h), p.looseQuantity(i, "index")))
       .positional("eth_sendTransaction", 1, ([t]) => send(e.prepareTransaction(p.transactionRequest(t))))
       .positional("eth_sendRawTransaction", 1, ([raw]) => send(e.decodeRawTransaction(p.data(raw, "transaction"))))
-      .positional("eth_call", [1, 3], async ([t, b]) => {
-        const outcome = await e.call(p.transactionRequest(t), p.blockSelector(b));
-        if (outcome.error !== undefined && o.throwOnCallFailures) throw new ExecutionFailedError(outcome.error, outcome.returnValue);
-        return hex(outcome.returnValue);
-      })
+      .positional(
+        "eth_call",
+        [1, 3],
+        atBlock("eth_call", 1, async ([t, b]) => {
+          const outcome = await e.call(p.transactionRequest(t), p.blockSelector(b));
+          if (outcome.error !== undefined && o.throwOnCallFailures) throw new ExecutionFailedError(outcome.error, outcome.returnValue);
+          return hex(outcome.returnValue);
+        }),
+      )
       .positional("eth_estimateGas", [1, 3], async ([t, b]) => q(await e.estimateGas(p.transactionRequest(t), p.blockSelector(b ?? "pending"))))
   );
 }

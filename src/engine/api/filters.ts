@@ -14,6 +14,7 @@ import { logsOfBlock } from "../state-reads";
 import type { LogFilter } from "../types";
 import { formatLog, q } from "./format";
 import * as p from "./params";
+import { PreForkHistory } from "./pre-fork";
 
 type Filter = (
   | { kind: "logs"; match: LogFilter; fromBlock?: bigint; toBlock?: bigint; logs: { log: LogRecord; removed: boolean }[] }
@@ -105,6 +106,7 @@ export class Filters {
 }
 
 export function filtersApi(engine: Engine, options: RpcApiOptions, filters: Filters): RpcApi {
+  const preFork = new PreForkHistory(engine);
   const logFilter = (criteria: unknown): LogFilter =>
     p.logFilter(criteria, engine.chain.height, (h) => engine.resolveBlock({ hash: h }).number);
 
@@ -146,7 +148,12 @@ export function filtersApi(engine: Engine, options: RpcApiOptions, filters: Filt
   };
 
   return new RpcApi(options)
-    .positional("eth_getLogs", 1, ([f]) => engine.getLogs(logFilter(f)).map(formatLog))
+    .positional("eth_getLogs", 1, async ([f]) => {
+      const filter = logFilter(f);
+      // On a fork, the part of the range up to the fork block is the remote's.
+      const remote = engine.fork === undefined ? [] : await preFork.logs(f as Record<string, unknown>, filter.fromBlock, filter.toBlock);
+      return [...remote, ...engine.getLogs(filter).map(formatLog)];
+    })
     .positional("eth_newFilter", 1, ([f]) => filters.add(newLogFilter(f)))
     .positional("eth_newBlockFilter", 0, () => filters.add({ kind: "blocks", hashes: [] }))
     .positional("eth_newPendingTransactionFilter", [0, 1], () => filters.add({ kind: "pending", hashes: [] }))

@@ -8,6 +8,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams } from "../../rpc/errors";
 import type { Engine } from "../engine";
+import type { ForkingOptions } from "../options";
 import * as p from "./params";
 import { CLIENT_VERSION } from "./web3";
 
@@ -38,11 +39,7 @@ export function hardhatApi(engine: Engine, options: RpcApiOptions): RpcApi {
     .positional("hardhat_setCoinbase", 1, ([a]) => (e.setCoinbase(p.address(a, "address")), true))
     .positional("hardhat_setPrevRandao", 1, ([v]) => (e.setNextPrevRandao(p.data(v, "prevRandao", 32)), true))
     .positional("hardhat_reset", [0, 1], async ([options]) => {
-      const forking = (options as { forking?: unknown } | undefined)?.forking;
-      if (forking !== undefined && forking !== null) {
-        throw invalidParams("hardhat_reset: forking is not supported by the nativekit simulator; call it without options to start from a fresh genesis");
-      }
-      await e.reset();
+      await e.reset(resetForking(options));
       return true;
     })
     .positional("hardhat_dropTransaction", 1, ([h]) => e.dropPendingTransaction(p.hash(h, "transactionHash")))
@@ -52,7 +49,36 @@ export function hardhatApi(engine: Engine, options: RpcApiOptions): RpcApi {
       instanceId: instanceId(e),
       latestBlockNumber: Number(e.chain.height),
       latestBlockHash: e.head.hash,
+      ...(e.fork === undefined
+        ? {}
+        : { forkedNetwork: { chainId: e.fork.chainId, forkBlockNumber: Number(e.fork.point.number), forkBlockHash: e.fork.point.hash } }),
     }));
+}
+
+/**
+ * hardhat_reset's options as the engine's: none, the network as it was created (forked if its
+ * config forks); `{ forking: { jsonRpcUrl, blockNumber?, httpHeaders? } }`, a fork of that
+ * remote; any other object (`{}`), a fresh chain without a fork.
+ */
+function resetForking(options: unknown): ForkingOptions | null | undefined {
+  if (options === undefined || options === null) return undefined;
+  if (typeof options !== "object" || Array.isArray(options)) throw invalidParams("hardhat_reset: expected an options object");
+  const forking = (options as { forking?: unknown }).forking;
+  if (forking === undefined || forking === null) return null;
+  if (typeof forking !== "object" || Array.isArray(forking)) throw invalidParams("hardhat_reset: forking must be an object");
+  const f = forking as Record<string, unknown>;
+  const url = f.jsonRpcUrl ?? f.url;
+  if (typeof url !== "string") throw invalidParams("hardhat_reset: forking.jsonRpcUrl must be the remote's URL");
+  const headers = f.httpHeaders;
+  if (headers !== undefined && (typeof headers !== "object" || headers === null || Object.values(headers).some((v) => typeof v !== "string"))) {
+    throw invalidParams("hardhat_reset: forking.httpHeaders must map names to strings");
+  }
+  return {
+    url,
+    ...(f.blockNumber === undefined || f.blockNumber === null ? {} : { blockNumber: p.looseQuantity(f.blockNumber, "forking.blockNumber") }),
+    ...(headers === undefined ? {} : { httpHeaders: headers as Record<string, string> }),
+    ...(f.precompiles === "active" || f.precompiles === "deprecated" ? { precompiles: f.precompiles } : {}),
+  };
 }
 
 /** Hardhat's helpers tell one running network from another by this ID, one per engine. */
