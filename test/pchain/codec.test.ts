@@ -13,6 +13,8 @@ import {
   genesisAliasId,
   PTypeId,
   pTypeIdName,
+  type PBaseFields,
+  type PBlock,
   type PSignedTx,
   type PUnsignedTx,
   signPTx,
@@ -23,13 +25,13 @@ import { AVAX, EWOQ, EWOQ_KEY, P_CHAIN, testKey, addressOf } from "./helpers";
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 const X_CHAIN = new Uint8Array(32).fill(7);
 
-const base = {
+const base: PBaseFields = {
   networkId: 12345,
   blockchainId: P_CHAIN,
   outputs: [{ assetId: AVAX, output: { typeId: TypeId.Secp256k1TransferOutput, amount: 5n, locktime: 0n, threshold: 1, addresses: [EWOQ] } }],
   inputs: [{ txId: new Uint8Array(32).fill(1), outputIndex: 2, assetId: AVAX, input: { typeId: TypeId.Secp256k1TransferInput, amount: 9n, signatureIndices: [0] } }],
   memo: Uint8Array.of(1, 2),
-} as const;
+};
 
 const TXS: PUnsignedTx[] = [
   { typeId: PTypeId.BaseTx, ...base, outputs: [...base.outputs], inputs: [...base.inputs] },
@@ -81,7 +83,7 @@ describe("pchain codec", () => {
 
   it("encodes a Banff standard block (type 32: time, parent, height, txs) whose ID is sha256 of its bytes", () => {
     const signed = signPTx(TXS[0]!, [{ keys: [EWOQ_KEY] }]);
-    const block = { typeId: PTypeId.BanffStandardBlock, time: 1_700_000_000n, parentId: new Uint8Array(32).fill(3), height: 5n, txs: [signed.tx] } as const;
+    const block: PBlock = { typeId: PTypeId.BanffStandardBlock, time: 1_700_000_000n, parentId: new Uint8Array(32).fill(3), height: 5n, txs: [signed.tx] };
     const bytes = encodePBlock(block);
     expect(hex(bytes.subarray(0, 6 + 8 + 32 + 8 + 4))).to.equal("0000" + "00000020" + "000000006553f100" + "03".repeat(32) + "0000000000000005" + "00000001");
     // The transaction inside a block is the signed transaction without its codec version.
