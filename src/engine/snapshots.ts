@@ -55,7 +55,9 @@ export class Snapshots {
   whyNoReset(): string | undefined {
     const notAtStart = this.companions.filter((c) => c.restoreInitial === undefined).map((c) => c.name);
     if (notAtStart.length === 0) return undefined;
-    return `hardhat_reset cannot take the ${notAtStart.join(" and the ")} back to genesis on a node restored from its data directory; stop the node and start it on a new --db-dir`;
+    const named = notAtStart.map((name) => `the ${name}`);
+    const list = named.length === 1 ? named[0]! : `${named.slice(0, -1).join(", ")} and ${named[named.length - 1]!}`;
+    return `hardhat_reset cannot take ${list} back to genesis on a node restored from its data directory; stop the node and start it on a new --db-dir`;
   }
 
   /**

@@ -104,7 +104,7 @@ export class LocalNetwork {
     const atStart = data === undefined || data.fresh;
     provider.engine.addSnapshotCompanion(exchange, { name: "exchange chain", atStart });
     provider.engine.addSnapshotCompanion(sharedMemory, { name: "atomic memory", atStart });
-    const platform = new PlatformChain({ network, sharedMemory, genesis: platformGenesis(network, pGenesis) });
+    const platform = await PlatformChain.open({ network, sharedMemory, genesis: platformGenesis(network, pGenesis), store: store?.namespace("p/") });
     provider.engine.addSnapshotCompanion(platform, { name: "platform chain", atStart });
     const atomics = await ContractChainAtomics.open({ host: provider.engine, sharedMemory, network, store: store?.namespace("cvm/") });
     const atomic = createContractChainAtomicApi({ atomics, keystore });

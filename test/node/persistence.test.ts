@@ -153,7 +153,7 @@ describe("nativekit node --db-dir: a node that keeps its state", function () {
     try {
       const error = await rejection(restored.provider.request({ method: "hardhat_reset", params: [] }));
       expect(error.message).to.equal(
-        "hardhat_reset cannot take the exchange chain and the atomic memory back to genesis on a node restored from its data directory; stop the node and start it on a new --db-dir",
+        "hardhat_reset cannot take the exchange chain, the atomic memory and the platform chain back to genesis on a node restored from its data directory; stop the node and start it on a new --db-dir",
       );
     } finally {
       await restored.close();

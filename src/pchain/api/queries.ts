@@ -142,11 +142,11 @@ export function createPlatformQueryApi(chain: PlatformChain): RpcApi {
 
     .named("getTimestamp", () => ({ timestamp: new Date(Number(chain.now()) * 1000).toISOString().replace(".000Z", "Z") }))
 
-    .named("issueTx", (p) => {
+    .named("issueTx", async (p) => {
       const text = p.string("tx");
       const bytes = decodeBytes(text, txEncodingParam(p, text), "transaction");
       try {
-        return { txID: encodeCb58(chain.issueTx(bytes)) };
+        return { txID: encodeCb58(await chain.issue(bytes)) };
       } catch (error) {
         throw error instanceof CodecError ? serverError(error.message, { rule: "malformed" }) : error;
       }

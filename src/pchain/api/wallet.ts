@@ -22,15 +22,15 @@ export function createPlatformWalletApi(chain: PlatformChain, keystore: Keystore
   const read = new PlatformParams(chain);
   const user = (p: NamedParams): Promise<KeystoreUser> => authenticateUser(keystore, p);
   const wallet = async (p: NamedParams): Promise<PlatformWallet> => new PlatformWallet(chain, (await user(p)).keysFor(chain.chainId));
-  const issue = (built: PBuiltTx): PBuiltTx => {
-    chain.issueTx(built.bytes);
+  const issue = async (built: PBuiltTx): Promise<PBuiltTx> => {
+    await chain.issue(built.bytes);
     return built;
   };
   const reply = (built: PBuiltTx) => ({ txID: encodeCb58(built.txId), changeAddr: built.changeAddr === undefined ? "" : chain.formatAddress(built.changeAddr) });
-  const addKey = (owner: KeystoreUser, key: Uint8Array): string => {
+  const addKey = async (owner: KeystoreUser, key: Uint8Array): Promise<string> => {
     const keys = owner.keysFor(chain.chainId);
     if (!keys.some((k) => equalBytes(k, key)) && keys.length >= MAX_KEYSTORE_ADDRESSES) throw serverError(`keystore user has reached its limit of ${MAX_KEYSTORE_ADDRESSES} addresses`);
-    owner.addKey(chain.chainId, key);
+    await owner.addKey(chain.chainId, key);
     return chain.formatAddress(shortIdFromPrivateKey(key));
   };
   const memo = (p: NamedParams): Uint8Array => {
@@ -41,7 +41,7 @@ export function createPlatformWalletApi(chain: PlatformChain, keystore: Keystore
   };
 
   return new RpcApi({ namespaces: PLATFORM_NAMESPACES, mapError: platformWalletErrors })
-    .named("createAddress", async (p) => ({ address: addKey(await user(p), secp256k1.utils.randomSecretKey()) }))
+    .named("createAddress", async (p) => ({ address: await addKey(await user(p), secp256k1.utils.randomSecretKey()) }))
 
     .named("listAddresses", async (p) => ({ addresses: (await user(p)).keysFor(chain.chainId).map((k) => chain.formatAddress(shortIdFromPrivateKey(k))) }))
 
@@ -53,7 +53,7 @@ export function createPlatformWalletApi(chain: PlatformChain, keystore: Keystore
         if (error instanceof EncodingError) throw invalidParams(`invalid privateKey: ${error.detail}`);
         throw error;
       }
-      return { address: addKey(await user(p), key) };
+      return { address: await addKey(await user(p), key) };
     })
 
     .named("exportKey", async (p) => {
@@ -80,7 +80,7 @@ export function createPlatformWalletApi(chain: PlatformChain, keystore: Keystore
       }
       if (equalBytes(destinationChain, chain.chainId)) throw invalidParams("to is a platform chain address: export to another chain of the network (X or C)");
       const options = read.spendOptions(p);
-      return reply(issue((await wallet(p)).export({ amount, destinationChain, to: shortId }, options)));
+      return reply(await issue((await wallet(p)).export({ amount, destinationChain, to: shortId }, options)));
     })
 
     .named("importAVAX", async (p) => {
@@ -88,7 +88,7 @@ export function createPlatformWalletApi(chain: PlatformChain, keystore: Keystore
       if (equalBytes(sourceChain, chain.chainId)) throw invalidParams("sourceChain is this chain; import from another chain of the network (X or C)");
       const to = read.address(p, "to");
       const options = read.spendOptions(p);
-      return reply(issue((await wallet(p)).import({ sourceChain, to }, options)));
+      return reply(await issue((await wallet(p)).import({ sourceChain, to }, options)));
     })
 
     .named("createMultisigAlias", async (p) => {
@@ -99,7 +99,7 @@ export function createPlatformWalletApi(chain: PlatformChain, keystore: Keystore
       const aliasText = p.optionalString("alias");
       const aliasId = aliasText === undefined ? undefined : read.addressOf(aliasText, "alias");
       const options = read.spendOptions(p);
-      const built = issue((await wallet(p)).multisigAlias({ owners, threshold, memo: memo(p), ...(aliasId === undefined ? {} : { aliasId }) }, options));
+      const built = await issue((await wallet(p)).multisigAlias({ owners, threshold, memo: memo(p), ...(aliasId === undefined ? {} : { aliasId }) }, options));
       return { txID: encodeCb58(built.txId), alias: chain.formatAddress(aliasId ?? aliasIdFromTxId(built.txId)) };
     });
 }

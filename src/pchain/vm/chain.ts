@@ -1,13 +1,15 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import type { AtomicElement, SharedMemory } from "../../atomic/shared-memory";
+import type { DurableStore } from "../../storage";
 import { decodeCb58, encodeCb58, EncodingError, equalBytes, formatChainAddress, parseChainAddress } from "../../encoding";
 import { ChainDirectory, PLATFORM_CHAIN_ID } from "../../network/chains";
 import type { NetworkIdentifiers } from "../../network/constants";
 import { CodecError, decodeUtxo, MAX_MEMPOOL_TX_SIZE, TypeId, type Utxo, utxoId } from "../../xchain/codec";
 import { type StoredUtxo, storeUtxo, UtxoSet } from "../../xchain/vm/utxo-set";
-import { aliasIdFromTxId, type AliasWithNonce, encodePBlock, type ParsedPTx, parsePTx, type PBlock, PTypeId, type PSignedTx } from "../codec";
+import { aliasIdFromTxId, type AliasWithNonce, decodePBlock, encodePBlock, encodePSignedTx, type ParsedPTx, parsePTx, type PBlock, PTypeId, type PSignedTx } from "../codec";
 import type { PlatformGenesis } from "../genesis";
 import { AliasNotFoundError, PTxRejectedError } from "./errors";
+import { PlatformChainRecords } from "./persistence";
 import { isNewAlias, type PVerificationContext, verifyPTx } from "./verify";
 
 /*
@@ -40,6 +42,12 @@ export interface PlatformChainOptions {
   genesis: PlatformGenesis;
   /** Current time in Unix seconds. Default: the system clock. */
   clock?: () => bigint;
+  /**
+   * Where the chain is kept across restarts (the node's "p/" namespace; see persistence.ts):
+   * `PlatformChain.open` replays what it holds. Use `issue` (not `issueTx`) to answer only once
+   * a transaction is stored.
+   */
+  store?: DurableStore;
 }
 
 /** One page of a UTXO listing and where it stopped (as the exchange chain pages). */
@@ -66,6 +74,7 @@ export class PlatformChain {
   private readonly blocksById = new Map<string, AcceptedBlock>();
   private readonly aliases = new Map<string, AliasWithNonce>();
   private readonly listeners = new Set<(block: AcceptedBlock) => void>();
+  private records: PlatformChainRecords | undefined;
 
   constructor(options: PlatformChainOptions) {
     this.network = options.network;
@@ -79,6 +88,42 @@ export class PlatformChain {
     this.append({ typeId: PTypeId.ApricotCommitBlock, parentId: sha256(options.genesis.bytes), height: 0n });
   }
 
+  /**
+   * The chain over `options.store`: its stored blocks replayed on this genesis (refused, naming
+   * both, when the store holds another genesis), or a new chain whose genesis is recorded there.
+   * Without a store, `new PlatformChain(options)`.
+   */
+  static async open(options: PlatformChainOptions): Promise<PlatformChain> {
+    const chain = new PlatformChain({ ...options, store: undefined });
+    if (options.store === undefined) return chain;
+    const records = new PlatformChainRecords(options.store);
+    const genesisId = chain.blocks[0]!.id;
+    const stored = await records.genesisId();
+    if (stored === undefined) {
+      records.putGenesis(genesisId);
+      await records.commit();
+    } else {
+      if (!equalBytes(stored, genesisId)) {
+        throw new RangeError(`the data directory holds a platform chain with genesis ${encodeCb58(stored)}, and this node's genesis is ${encodeCb58(genesisId)}: start with the same platform genesis, or use another --db-dir`);
+      }
+      for await (const { height, acceptedAt, bytes } of records.blocks()) chain.replay(height, acceptedAt, bytes);
+    }
+    chain.records = records;
+    return chain;
+  }
+
+  /** Accepts a stored block again: its transaction's effects on this chain, not on the atomic memory (kept on its own). */
+  private replay(height: bigint, acceptedAt: number, bytes: Uint8Array): void {
+    const block = decodePBlock(bytes);
+    const signed = block.typeId === PTypeId.BanffStandardBlock && block.txs.length === 1 ? block.txs[0] : undefined;
+    if (block.typeId !== PTypeId.BanffStandardBlock || signed === undefined || height !== BigInt(this.blocks.length)) {
+      throw new RangeError(`the stored platform block at height ${height} is not the next standard block of one transaction`);
+    }
+    const parsed = parsePTx(encodePSignedTx(signed));
+    const consumed = parsed.tx.unsignedTx.inputs.map((input) => ({ txId: input.txId, outputIndex: input.outputIndex }));
+    this.apply(parsed, consumed, block.time, false, acceptedAt);
+  }
+
   /** The state as it is now (evm_snapshot / hardhat_reset): the returned function puts it back, as often as it is called. */
   capture(): () => void {
     const restoreUtxos = this.utxos.capture();
@@ -86,6 +131,14 @@ export class PlatformChain {
     const blocks = [...this.blocks];
     const aliases = new Map(this.aliases);
     return () => {
+      // The store follows: blocks no longer on the chain are deleted, blocks back on it written again.
+      const records = this.records;
+      if (records !== undefined) {
+        for (let h = blocks.length; h < this.blocks.length; h++) records.delBlock(BigInt(h));
+        for (let h = 1; h < blocks.length; h++) {
+          if (this.blocks[h] !== blocks[h]) records.putBlock(BigInt(h), blocks[h]!.acceptedAt, blocks[h]!.bytes);
+        }
+      }
       restoreUtxos();
       replace(this.txs, txs);
       this.blocks.length = 0;
@@ -205,10 +258,40 @@ export class PlatformChain {
    */
   issueTx(bytes: Uint8Array): Uint8Array {
     const { parsed, consumed } = this.verifyTx(bytes);
+    const last = this.lastAccepted();
+    const time = maxOf(this.now(), last.block.typeId === PTypeId.BanffStandardBlock ? last.block.time : 0n);
+    const block = this.apply(parsed, consumed, time, true, Date.now());
+    this.records?.putBlock(block.height, block.acceptedAt, block.bytes);
+    // With a store, listeners (an index) hear of it once `issue` has made it durable.
+    if (this.records === undefined) this.announce(block);
+    return parsed.txId;
+  }
+
+  /**
+   * `issueTx`, then the commit that makes the acceptance durable (with a store): resolves once a
+   * restart would find the transaction, so it is what an API answers from.
+   */
+  async issue(bytes: Uint8Array): Promise<Uint8Array> {
+    const id = this.issueTx(bytes);
+    if (this.records !== undefined) {
+      await this.records.commit();
+      this.announce(this.lastAccepted());
+    }
+    return id;
+  }
+
+  private announce(block: AcceptedBlock): void {
+    for (const listener of this.listeners) listener(block);
+  }
+
+  /** A verified (or replayed) transaction's effects, in a new block at `time` on the last one. */
+  private apply(parsed: ParsedPTx, consumed: readonly { txId: Uint8Array; outputIndex: number }[], time: bigint, atomic: boolean, acceptedAt: number): AcceptedBlock {
     const tx = parsed.tx.unsignedTx;
     const id = parsed.txId;
     const produced: Utxo[] = tx.outputs.map((out, i) => ({ txId: id, outputIndex: i, assetId: out.assetId, output: out.output }));
-    if (tx.typeId === PTypeId.ImportTx) {
+    if (!atomic) {
+      // Replayed: the atomic memory already holds what this transaction did to it.
+    } else if (tx.typeId === PTypeId.ImportTx) {
       this.sharedMemory.apply(this.chainId, [[tx.sourceChain, { remove: tx.importedInputs.map((i) => utxoId(i.txId, i.outputIndex)) }]]);
     } else if (tx.typeId === PTypeId.ExportTx) {
       const put: AtomicElement[] = tx.exportedOutputs.map((out, i) => {
@@ -226,16 +309,14 @@ export class PlatformChain {
     for (const utxo of consumed) this.utxos.remove(utxoId(utxo.txId, utxo.outputIndex));
     for (const utxo of produced) this.utxos.add(storeUtxo(utxo));
     const last = this.lastAccepted();
-    const time = maxOf(this.now(), last.block.typeId === PTypeId.BanffStandardBlock ? last.block.time : 0n);
-    const block = this.append({ typeId: PTypeId.BanffStandardBlock, time, parentId: last.id, height: last.height + 1n, txs: [parsed.tx] });
+    const block = this.append({ typeId: PTypeId.BanffStandardBlock, time, parentId: last.id, height: last.height + 1n, txs: [parsed.tx] }, acceptedAt);
     this.txs.set(hex(id), { id, tx: parsed.tx, bytes: parsed.bytes, blockId: block.id, height: block.height });
-    for (const listener of this.listeners) listener(block);
-    return id;
+    return block;
   }
 
-  private append(block: PBlock): AcceptedBlock {
+  private append(block: PBlock, acceptedAt = Date.now()): AcceptedBlock {
     const bytes = encodePBlock(block);
-    const accepted: AcceptedBlock = { id: sha256(bytes), block, bytes, height: block.height, acceptedAt: Date.now() };
+    const accepted: AcceptedBlock = { id: sha256(bytes), block, bytes, height: block.height, acceptedAt };
     this.blocks.push(accepted);
     this.blocksById.set(hex(accepted.id), accepted);
     return accepted;
