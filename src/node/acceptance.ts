@@ -36,6 +36,12 @@ export interface AcceptanceSources {
     /** Transactions already accepted, in acceptance order (genesis first, flagged). */
     acceptedTxs(): readonly AcceptedTx[];
   };
+  /** The platform chain's blocks (absent: nothing is announced for P). */
+  platform?: {
+    onAccept(listener: (block: AcceptedContainer) => void): () => void;
+    /** Blocks already accepted, genesis first. */
+    acceptedBlocks(): readonly AcceptedContainer[];
+  };
   /** Told when a listener throws (a listener must never stop a chain). */
   report(problem: string): void;
 }
@@ -45,7 +51,7 @@ export class NodeAcceptance {
   private readonly unsubscribe: (() => void)[] = [];
 
   /** The containers each chain had accepted when observation began (genesis not included). */
-  private readonly before: Readonly<Record<"C" | "X", readonly AcceptedContainer[]>>;
+  private readonly before: Readonly<Record<"C" | "X" | "P", readonly AcceptedContainer[]>>;
 
   constructor(private readonly sources: AcceptanceSources) {
     const containers = new ContractChainContainers([]);
@@ -54,7 +60,11 @@ export class NodeAcceptance {
       const container = containers.containerOf(record);
       if (record.number > 0n) contractBefore.push(container);
     }
-    this.before = { C: contractBefore, X: sources.exchange.acceptedTxs().filter((tx) => !tx.genesis).map((tx) => ({ id: tx.id, bytes: tx.bytes })) };
+    this.before = {
+      C: contractBefore,
+      X: sources.exchange.acceptedTxs().filter((tx) => !tx.genesis).map((tx) => ({ id: tx.id, bytes: tx.bytes })),
+      P: (sources.platform?.acceptedBlocks() ?? []).slice(1).map((block) => ({ id: block.id, bytes: block.bytes })),
+    };
     this.unsubscribe.push(
       sources.contract.onBlock((record) => {
         let container: AcceptedContainer;
@@ -69,10 +79,17 @@ export class NodeAcceptance {
       }),
       sources.exchange.onAccept((tx) => this.emit("X", "decisions", { id: tx.id, bytes: tx.bytes })),
     );
+    // A platform block is both a consensus container and a decision, as on the contract chain.
+    const platform = sources.platform?.onAccept((block) => {
+      const container = { id: block.id, bytes: block.bytes };
+      this.emit("P", "consensus", container);
+      this.emit("P", "decisions", container);
+    });
+    if (platform !== undefined) this.unsubscribe.push(platform);
   }
 
   /** The containers `chain` had accepted when this observer was made, in acceptance order. */
-  acceptedSoFar(chain: "C" | "X"): readonly AcceptedContainer[] {
+  acceptedSoFar(chain: "C" | "X" | "P"): readonly AcceptedContainer[] {
     return this.before[chain];
   }
 

@@ -133,7 +133,7 @@ export class LocalNetwork {
       [chainPath(PLATFORM_CHAIN_ID)]: platformDispatch,
     };
     const indexStorage = data === undefined ? undefined : { store: data.independentStore().namespace("index/"), hasRunBefore: !data.fresh };
-    const operator = await OperatorApis.create({ network, engine: provider.engine, exchange }, { ...managementOptions, indexStorage });
+    const operator = await OperatorApis.create({ network, engine: provider.engine, exchange, platform }, { ...managementOptions, indexStorage });
     const authStore = data?.independentStore().namespace("auth/");
     const management = await createManagement(network, { ...routes, ...operator.routes }, managementOptions, authStore);
     const wsRoutes: Record<string, OpenSession> = {

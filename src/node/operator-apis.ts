@@ -17,7 +17,7 @@ import type { NetworkIdentifiers } from "../network/constants";
 import { INDEX_PATHS, PATHS, type IndexName } from "../network/paths";
 import type { Dispatch } from "../rpc/types";
 import type { ExchangeChain } from "../xchain/vm";
-import { NodeAcceptance } from "./acceptance";
+import { NodeAcceptance, type AcceptanceSources } from "./acceptance";
 import { type LogLevel, NodeLogger } from "./logger";
 
 /**
@@ -64,13 +64,15 @@ export interface ManagedNode {
   network: NetworkIdentifiers;
   engine: Engine;
   exchange: ExchangeChain;
+  /** The platform chain's blocks, when the node has one. */
+  platform?: AcceptanceSources["platform"];
 }
 
-/** Which acceptances feed each index (none for the vertex and platform indexes: nothing is accepted there). */
-const INDEX_FEEDS: Readonly<Record<IndexName, { chain: "X" | "C"; stream: "consensus" | "decisions" } | undefined>> = {
+/** Which acceptances feed each index (none for the vertex index: this simulator accepts no vertices). */
+const INDEX_FEEDS: Readonly<Record<IndexName, { chain: "X" | "C" | "P"; stream: "consensus" | "decisions" } | undefined>> = {
   exchangeTx: { chain: "X", stream: "decisions" },
   exchangeVertex: undefined,
-  platformBlock: undefined,
+  platformBlock: { chain: "P", stream: "consensus" },
   contractBlock: { chain: "C", stream: "consensus" },
 };
 
@@ -94,6 +96,7 @@ export class OperatorApis {
         ? new NodeAcceptance({
             contract: { onBlock: (listener) => engine.onBlock(listener), blocks: () => chainBlocks(engine) },
             exchange,
+            platform: node.platform,
             report: logger.at("error"),
           })
         : undefined;
