@@ -3,14 +3,17 @@ import { runCli, processSignals, type CliNode } from "./cli";
 import type { LocalNetworkOptions, NodeManagementOptions } from "../node/local-network";
 import type { CreateNodeOptions } from "./node-flags";
 import { createLocalNode } from "../node/local-node";
+import { LOCAL_NETWORK } from "../network/constants";
+import { readGenesisFile } from "../node/genesis-file";
 
 /** Entry point of the `nativekit` command. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   process.exitCode = await runCli(argv, {
-    createNode: (options, log) =>
+    createNode: async (options, log) =>
       startCliNode({
         ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
         ...forkingOptions(options, log),
+        ...(options.genesisFile === undefined ? {} : { platformGenesis: await readGenesisFile(options.genesisFile, LOCAL_NETWORK) }),
         management: managementOptions(options, log),
       }),
     stdout: bufferedStdout(),

@@ -47,6 +47,8 @@ export interface CreateNodeOptions {
   networkId?: number;
   bootstrapIps?: string[];
   bootstrapIds?: string[];
+  /** `--genesis-file`: a JSON file with the genesis keys that apply (the platform chain's `initialMultisigAddresses`). */
+  genesisFile?: string;
   /** `--fork-url`: fork this remote contract chain (see the README's Forking section). */
   forkUrl?: string;
   /** `--fork-block-number`: the block to fork from (default the remote's latest final block). */
@@ -99,6 +101,7 @@ const FLAGS: Readonly<Record<string, Flag>> = {
   "staking-port": { kind: "port", key: "stakingPort", defaultText: String(DEFAULT_STAKING_PORT), help: "staking port this node reports (info.getNodeIP)" },
   "network-id": { kind: "integer", key: "networkId", defaultText: "12345", help: "network ID (manual networks; kept in the options)" },
   "bootstrap-ips": { kind: "ip-list", key: "bootstrapIps", defaultText: "(none)", help: "comma-separated host:port of the nodes to bootstrap from" },
+  "genesis-file": { kind: "path", key: "genesisFile", defaultText: "(none)", help: "JSON genesis: initialMultisigAddresses [{alias?, addresses, threshold, memo}] on the platform chain" },
   "fork-url": { kind: "url", key: "forkUrl", defaultText: "(none: no fork)", help: "fork the contract chain served at this JSON-RPC URL" },
   "fork-block-number": { kind: "block", key: "forkBlockNumber", defaultText: "the remote's latest final block", help: "block to fork from (pin it: the cache is per block)" },
   "fork-header": { kind: "header", key: "forkHeaders", defaultText: "(none)", help: "header K:V sent to the fork's remote; repeat for several" },

@@ -1,6 +1,9 @@
 import { expect } from "chai";
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { startCliNode, startedCliNode } from "../helpers/cli-node";
 
 /** Posts one JSON-RPC call and returns the result (throws the error's message). */
 async function call(url: string, method: string, params: unknown): Promise<unknown> {
@@ -37,5 +40,35 @@ describe("nativekit node with the operator's flags", () => {
       child.kill("SIGTERM");
     }
     expect(await exited).to.equal(0);
+  });
+});
+
+describe("nativekit node --genesis-file", () => {
+  const owners = ["P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u", "P-local1h8c2eq2hmmdk74fruj6g50uut44pwf306mu5sq", "P-local1utxa8d3srpuvfv8nfk4lvw7tqqku6ka5qd69zl"];
+
+  it("declares the multisig aliases of initialMultisigAddresses on the platform chain, and names the expected alias of a wrong one", async function () {
+    this.timeout(240_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "nativekit-genesis-"));
+    const file = path.join(dir, "genesis.json");
+    try {
+      const entry = { addresses: owners, threshold: 2, memo: "treasury" };
+      fs.writeFileSync(file, JSON.stringify({ initialMultisigAddresses: [{ ...entry, alias: owners[0] }] }));
+      const refused = await startCliNode(["--genesis-file", file]);
+      expect(refused.started).to.equal(false);
+      const expected = /expected (P-local1[0-9a-z]+)/.exec(refused.started ? "" : refused.output)?.[1];
+      expect(expected, refused.started ? "" : refused.output).to.be.a("string");
+
+      fs.writeFileSync(file, JSON.stringify({ camino: { initialMultisigAddresses: [{ ...entry, alias: expected }] } }));
+      const node = await startedCliNode(["--genesis-file", file, "--silent"]);
+      try {
+        const alias = await node.call<{ threshold: string; addresses: string[] }>("/ext/bc/P", "platform.getMultisigAlias", { address: expected });
+        expect(alias.threshold).to.equal("2");
+        expect([...alias.addresses].sort()).to.deep.equal([...owners].sort());
+      } finally {
+        await node.stop();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
