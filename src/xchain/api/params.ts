@@ -2,7 +2,7 @@ import { decodeCb58, decodeNodeBytes, EncodingError } from "../../encoding";
 import { describeValue, invalidParams, type NamedParams } from "../../rpc";
 import { MAX_MEMO_SIZE } from "../codec";
 import type { ExchangeChain } from "../vm/chain";
-import type { SpendOptions } from "../vm/wallet";
+import { UtxoChainParams } from "./chain-params";
 
 /*
  * The parameters particular to the exchange chain's APIs, read on top of `NamedParams`:
@@ -87,36 +87,9 @@ export function memoParam(p: NamedParams): Uint8Array {
 }
 
 /** The addresses, assets and chains of one exchange chain, as its API calls name them. */
-export class ExchangeChainParams {
-  constructor(private readonly chain: ExchangeChain) {}
-
-  /** The node's ParseServiceAddress: a bare cb58 short ID, or an address of this chain ("X-..."). */
-  addressOf(text: string, name: string): Uint8Array {
-    try {
-      const raw = decodeCb58(text);
-      if (raw.length === 20) return raw;
-    } catch (error) {
-      if (!(error instanceof EncodingError)) throw error;
-    }
-    try {
-      return this.chain.parseAddress(text);
-    } catch (error) {
-      if (error instanceof EncodingError || error instanceof RangeError) {
-        const detail = error instanceof EncodingError ? error.detail : error.message;
-        throw invalidParams(`couldn't parse ${name} address ${JSON.stringify(text)}: ${detail}`);
-      }
-      throw error;
-    }
-  }
-
-  /** A required address. */
-  address(p: NamedParams, name: string): Uint8Array {
-    return this.addressOf(p.string(name), p.nameOf(name));
-  }
-
-  /** A list of addresses (absent: none), each named by its position in errors. */
-  addresses(p: NamedParams, name: string): Uint8Array[] {
-    return p.stringArray(name).map((text, i) => this.addressOf(text, p.nameOf(`${name}[${i}]`)));
+export class ExchangeChainParams extends UtxoChainParams {
+  constructor(private readonly chain: ExchangeChain) {
+    super(chain);
   }
 
   /** An asset by alias ("AVAX") or cb58 ID. */
@@ -132,23 +105,6 @@ export class ExchangeChainParams {
   /** A required asset, by default the `assetID` field. */
   asset(p: NamedParams, name = "assetID"): Uint8Array {
     return this.assetOf(p.string(name), p.nameOf(name));
-  }
-
-  /** A chain of the network by alias ("C", "evm", "P", ...) or cb58 ID. */
-  chainOf(text: string, name: string): Uint8Array {
-    try {
-      return this.chain.lookupChain(text);
-    } catch (error) {
-      if (error instanceof RangeError) throw invalidParams(`problem parsing ${name} ${JSON.stringify(text)}: ${error.message}`);
-      throw error;
-    }
-  }
-
-  /** `from` (the addresses to spend from, default all of the user's) and `changeAddr`. */
-  spendOptions(p: NamedParams): SpendOptions {
-    const from = this.addresses(p, "from");
-    const change = p.optionalString("changeAddr");
-    return { from, changeAddr: change === undefined ? undefined : this.addressOf(change, "changeAddr") };
   }
 
   /** `minterSets`: a list of {minters, threshold} (absent: none). */
