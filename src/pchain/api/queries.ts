@@ -17,8 +17,6 @@ import { PlatformParams } from "./params";
  */
 
 export const PLATFORM_NAMESPACES: readonly string[] = ["platform"];
-const MAX_UTXO_ADDRESSES = 1024;
-const MAX_PAGE_SIZE = 1024;
 
 /** The primary network's chains as getBlockchains lists them. */
 function blockchains(chain: PlatformChain): { id: string; name: string; subnetID: string; vmID: string }[] {
@@ -69,21 +67,7 @@ export function createPlatformQueryApi(chain: PlatformChain): RpcApi {
     .named("getTxStatus", (p) => ({ status: chain.getTxStatus(txIdParam(p)) }))
 
     .named("getUTXOs", (p) => {
-      const texts = p.stringArray("addresses");
-      if (texts.length === 0) throw invalidParams("no addresses provided");
-      if (texts.length > MAX_UTXO_ADDRESSES) throw invalidParams(`number of addresses given, ${texts.length}, exceeds maximum, ${MAX_UTXO_ADDRESSES}`);
-      const sourceText = p.optionalString("sourceChain");
-      const sourceChain = sourceText === undefined ? chain.chainId : read.chainOf(sourceText, "sourceChain");
-      const addresses = read.addresses(p, "addresses");
-      let startAddress: Uint8Array | undefined;
-      let startUtxoId: Uint8Array | undefined;
-      const start = p.object("startIndex");
-      if (start !== undefined && (start.stringOr("address", "") !== "" || start.stringOr("utxo", "") !== "")) {
-        startAddress = read.addressOf(start.stringOr("address", ""), "startIndex");
-        startUtxoId = decodeId(start.stringOr("utxo", ""), start.nameOf("utxo"));
-      }
-      let limit = Number(p.uint("limit", 32, 0n));
-      if (limit <= 0 || limit > MAX_PAGE_SIZE) limit = MAX_PAGE_SIZE;
+      const { addresses, sourceText, sourceChain, startAddress, startUtxoId, limit } = read.utxoPageRequest(p, chain.chainId);
       const encoding = p.choice("encoding", ["hex", "cb58"], "hex");
       const options = { startAddress, startUtxoId, limit };
       const page = equalBytes(sourceChain, chain.chainId) ? chain.getUtxos(addresses, options) : chain.getAtomicUtxos(sourceChain, addresses, options);

@@ -1,5 +1,33 @@
 import { decodeCb58, EncodingError } from "../../encoding";
-import { invalidParams, type NamedParams } from "../../rpc";
+import { describeValue, invalidParams, type NamedParams } from "../../rpc";
+
+/** Most addresses one getUTXOs may name, and most UTXOs one page holds (the reference's). */
+export const MAX_UTXO_ADDRESSES = 1024;
+export const MAX_PAGE_SIZE = 1024;
+
+/** A getUTXOs request as read: whose UTXOs, from which chain's atomic memory (or this chain's), from where, how many. */
+export interface UtxoPageRequest {
+  addresses: Uint8Array[];
+  /** `sourceChain` as given (absent: this chain's own UTXOs). */
+  sourceText: string | undefined;
+  sourceChain: Uint8Array;
+  startAddress: Uint8Array | undefined;
+  startUtxoId: Uint8Array | undefined;
+  limit: number;
+}
+
+/** A 32-byte ID in cb58 (transaction, asset, UTXO or chain ID). */
+export function decodeId(text: string, name: string): Uint8Array {
+  let id: Uint8Array;
+  try {
+    id = decodeCb58(text);
+  } catch (error) {
+    if (error instanceof EncodingError) throw invalidParams(`couldn't parse ${name} ${describeValue(text)}: ${error.detail}`);
+    throw error;
+  }
+  if (id.length !== 32) throw invalidParams(`couldn't parse ${name} ${describeValue(text)}: an ID is 32 bytes, got ${id.length}`);
+  return id;
+}
 
 /** What a UTXO chain's parameters are read against: its own addresses and the network's chains. */
 export interface AddressedChain {
@@ -53,6 +81,30 @@ export class UtxoChainParams {
       if (error instanceof RangeError) throw invalidParams(`problem parsing ${name} ${JSON.stringify(text)}: ${error.message}`);
       throw error;
     }
+  }
+
+  /** getUTXOs' parameters, for a chain whose own ID is `ownChain`: 1 to 1024 addresses, a page of at most 1024 (0 or more: 1024). */
+  utxoPageRequest(p: NamedParams, ownChain: Uint8Array): UtxoPageRequest {
+    const texts = p.stringArray("addresses");
+    if (texts.length === 0) throw invalidParams("no addresses provided");
+    if (texts.length > MAX_UTXO_ADDRESSES) throw invalidParams(`number of addresses given, ${texts.length}, exceeds maximum, ${MAX_UTXO_ADDRESSES}`);
+    const sourceText = p.optionalString("sourceChain");
+    const sourceChain = sourceText === undefined ? ownChain : this.chainOf(sourceText, "sourceChain");
+    const addresses = this.addresses(p, "addresses");
+    let startAddress: Uint8Array | undefined;
+    let startUtxoId: Uint8Array | undefined;
+    const start = p.object("startIndex");
+    if (start !== undefined) {
+      const address = start.stringOr("address", "");
+      const utxo = start.stringOr("utxo", "");
+      if (address !== "" || utxo !== "") {
+        startAddress = this.addressOf(address, "startIndex");
+        startUtxoId = decodeId(utxo, start.nameOf("utxo"));
+      }
+    }
+    let limit = Number(p.uint("limit", 32, 0n));
+    if (limit <= 0 || limit > MAX_PAGE_SIZE) limit = MAX_PAGE_SIZE;
+    return { addresses, sourceText, sourceChain, startAddress, startUtxoId, limit };
   }
 
   /** `from` (the addresses to spend from, default all of the user's) and `changeAddr`. */

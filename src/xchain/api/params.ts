@@ -2,7 +2,8 @@ import { decodeCb58, decodeNodeBytes, EncodingError } from "../../encoding";
 import { describeValue, invalidParams, type NamedParams } from "../../rpc";
 import { MAX_MEMO_SIZE } from "../codec";
 import type { ExchangeChain } from "../vm/chain";
-import { UtxoChainParams } from "./chain-params";
+import { decodeId, UtxoChainParams } from "./chain-params";
+export { decodeId } from "./chain-params";
 
 /*
  * The parameters particular to the exchange chain's APIs, read on top of `NamedParams`:
@@ -57,19 +58,6 @@ export function decodeBytes(text: string, encoding: ByteEncoding, what: string):
     if (error instanceof EncodingError) throw invalidParams(`problem decoding ${what}: ${error.detail}`);
     throw error;
   }
-}
-
-/** A 32-byte ID in cb58 (transaction, asset, UTXO or chain ID). */
-export function decodeId(text: string, name: string): Uint8Array {
-  let id: Uint8Array;
-  try {
-    id = decodeCb58(text);
-  } catch (error) {
-    if (error instanceof EncodingError) throw invalidParams(`couldn't parse ${name} ${describeValue(text)}: ${error.detail}`);
-    throw error;
-  }
-  if (id.length !== 32) throw invalidParams(`couldn't parse ${name} ${describeValue(text)}: an ID is 32 bytes, got ${id.length}`);
-  return id;
 }
 
 /** The `txID` of getTx and getTxStatus: required, a cb58 ID, not the empty ID. */

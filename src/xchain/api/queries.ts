@@ -12,8 +12,8 @@ import { decodeBytes, decodeId, encodingParam, ExchangeChainParams, txEncodingPa
  */
 
 /** Largest number of addresses getUTXOs takes, and the largest page of getUTXOs / getAddressTxs. */
-export const MAX_UTXO_ADDRESSES = 1024;
-export const MAX_PAGE_SIZE = 1024;
+import { MAX_PAGE_SIZE } from "./chain-params";
+export { MAX_PAGE_SIZE, MAX_UTXO_ADDRESSES } from "./chain-params";
 
 /** The namespaces every exchange-chain method answers under: the seed's and the reference node's. */
 export const EXCHANGE_CHAIN_NAMESPACES: readonly string[] = ["xvm", "avm"];
@@ -75,25 +75,7 @@ export function createExchangeQueryApi(chain: ExchangeChain): RpcApi {
     .named("getTxFee", () => ({ txFee: chain.fees.txFee.toString(), createAssetTxFee: chain.fees.createAssetTxFee.toString() }))
 
     .named("getUTXOs", (p) => {
-      const texts = p.stringArray("addresses");
-      if (texts.length === 0) throw invalidParams("no addresses provided");
-      if (texts.length > MAX_UTXO_ADDRESSES) throw invalidParams(`number of addresses given, ${texts.length}, exceeds maximum, ${MAX_UTXO_ADDRESSES}`);
-      const sourceText = p.optionalString("sourceChain");
-      const sourceChain = sourceText === undefined ? chain.chainId : read.chainOf(sourceText, "sourceChain");
-      const addresses = read.addresses(p, "addresses");
-      let startAddress: Uint8Array | undefined;
-      let startUtxoId: Uint8Array | undefined;
-      const start = p.object("startIndex");
-      if (start !== undefined) {
-        const address = start.stringOr("address", "");
-        const utxo = start.stringOr("utxo", "");
-        if (address !== "" || utxo !== "") {
-          startAddress = read.addressOf(address, "startIndex");
-          startUtxoId = decodeId(utxo, start.nameOf("utxo"));
-        }
-      }
-      let limit = Number(p.uint("limit", 32, 0n));
-      if (limit <= 0 || limit > MAX_PAGE_SIZE) limit = MAX_PAGE_SIZE;
+      const { addresses, sourceText, sourceChain, startAddress, startUtxoId, limit } = read.utxoPageRequest(p, chain.chainId);
       const encoding = encodingParam(p);
       const page = equalBytes(sourceChain, chain.chainId)
         ? chain.getUtxos(addresses, { startAddress, startUtxoId, limit })
