@@ -123,3 +123,4 @@ export { type BearerTransport, withBearerToken } from "./bearer";
 export * from "./index-api";
 export * from "./ipcs";
 export * from "./admin";
+export * from "./platform";

@@ -7,12 +7,14 @@ import { ExchangeChain } from "../xchain/vm";
 import { createExchangeChainApi, createStaticXvmApi } from "../xchain/api";
 import { localGenesis, type LocalGenesisOptions } from "../xchain/genesis";
 import { ContractChainAtomics, createContractChainAtomicApi } from "../cchain";
+import { createPlatformChainApi, PlatformChain, platformGenesis, type PlatformGenesisOptions } from "../pchain";
+import { PLATFORM_CHAIN_ID } from "../network/chains";
 import { bytesToHex, decodePrivateKey, privateKeyToAddresses } from "../encoding";
 import type { Dispatch, OpenSession } from "../rpc/types";
 import { createManagement, type Management, type ManagementOptions } from "./management";
 import { OperatorApis, type OperatorOptions } from "./operator-apis";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_C_BALANCE, type NetworkIdentifiers } from "../network/constants";
-import { PATHS } from "../network/paths";
+import { chainPath, PATHS } from "../network/paths";
 import { openDataDirectory, type DataDirectory } from "../storage";
 
 export interface LocalNetworkOptions extends EngineOptions {
@@ -27,6 +29,8 @@ export interface LocalNetworkOptions extends EngineOptions {
    * auth/info/health, and the index, IPC and admin APIs with the log level (all off by default).
    */
   management?: NodeManagementOptions;
+  /** The platform chain's genesis: multisig aliases (`parsePlatformGenesisJson` reads them from a genesis file), more funded addresses. */
+  platformGenesis?: PlatformGenesisOptions;
 }
 
 /** Every management setting of a node: auth, identity and address, and the operator's APIs. */
@@ -55,6 +59,8 @@ export class LocalNetwork {
     readonly wsRoutes: Record<string, OpenSession>,
     /** The node's data directory (`--db-dir`), when it keeps its state. */
     readonly data: DataDirectory | undefined,
+    /** The platform chain (/ext/bc/P); `onAccept` / `acceptedBlocks()` feed an index of its blocks. */
+    readonly platform: PlatformChain,
   ) {}
 
   get engine() {
@@ -62,11 +68,11 @@ export class LocalNetwork {
   }
 
   static async create(options: LocalNetworkOptions = {}): Promise<LocalNetwork> {
-    const { network = LOCAL_NETWORK, fundTestKey = true, exchangeGenesis, management: managementOptions, ...engineOptions } = options;
+    const { network = LOCAL_NETWORK, fundTestKey = true, exchangeGenesis, management: managementOptions, platformGenesis: pGenesis, ...engineOptions } = options;
     // Opened first: a directory of another network or format is refused before anything starts.
     const data = managementOptions?.dbDir === undefined ? undefined : await openDataDirectory(managementOptions.dbDir, { networkId: network.networkId, evmChainId: engineOptions.chainId ?? network.evmChainId });
     try {
-      return await LocalNetwork.assemble(network, fundTestKey, exchangeGenesis, managementOptions, engineOptions, data);
+      return await LocalNetwork.assemble(network, fundTestKey, exchangeGenesis, managementOptions, engineOptions, data, { fundTestKey, ...pGenesis });
     } catch (error) {
       await data?.close();
       throw error;
@@ -80,6 +86,7 @@ export class LocalNetwork {
     managementOptions: NodeManagementOptions | undefined,
     engineOptions: EngineOptions,
     data: DataDirectory | undefined,
+    pGenesis: PlatformGenesisOptions,
   ): Promise<LocalNetwork> {
     const accounts = contractChainAccounts(engineOptions.accounts, fundTestKey);
     // With a data directory the chains keep their state under their own namespaces, all committed
@@ -95,6 +102,9 @@ export class LocalNetwork {
     const atStart = data === undefined || data.fresh;
     provider.engine.addSnapshotCompanion(exchange, { name: "exchange chain", atStart });
     provider.engine.addSnapshotCompanion(sharedMemory, { name: "atomic memory", atStart });
+    // The platform chain keeps no state on disk (yet): it starts from its genesis every time.
+    const platform = new PlatformChain({ network, sharedMemory, genesis: platformGenesis(network, pGenesis) });
+    provider.engine.addSnapshotCompanion(platform, { name: "platform chain" });
     const atomics = await ContractChainAtomics.open({ host: provider.engine, sharedMemory, network, store: store?.namespace("cvm/") });
     const atomic = createContractChainAtomicApi({ atomics, keystore });
     // One acceptance at a time across the chains when they share a staging: an exchange-chain
@@ -102,6 +112,7 @@ export class LocalNetwork {
     const oneAtATime = (dispatch: Dispatch): Dispatch =>
       store === undefined ? dispatch : (method, params) => provider.engine.serialize(() => dispatch(method, params));
     const exchangeDispatch = oneAtATime(createExchangeChainApi(exchange, keystore).dispatch);
+    const platformDispatch = oneAtATime(createPlatformChainApi(platform, keystore).dispatch);
     const staticDispatch = createStaticXvmApi().dispatch;
     // Connectionless (HTTP): eth_subscribe is refused there; WebSocket sessions get their own.
     const rpc = provider.dispatch;
@@ -117,6 +128,8 @@ export class LocalNetwork {
       [PATHS.exchangeStaticSeed]: staticDispatch,
       [PATHS.exchangeStaticReference]: staticDispatch,
       [PATHS.keystore]: createKeystoreApi(keystore).dispatch,
+      [chainPath("P")]: platformDispatch,
+      [chainPath(PLATFORM_CHAIN_ID)]: platformDispatch,
     };
     const indexStorage = data === undefined ? undefined : { store: data.independentStore().namespace("index/"), hasRunBefore: !data.fresh };
     const operator = await OperatorApis.create({ network, engine: provider.engine, exchange }, { ...managementOptions, indexStorage });
@@ -126,7 +139,7 @@ export class LocalNetwork {
       [PATHS.contractWs]: provider.openSession,
       [`/ext/bc/${network.cChainId}/ws`]: provider.openSession,
     };
-    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, management.routes, management, operator, wsRoutes, data);
+    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, management.routes, management, operator, wsRoutes, data, platform);
   }
 
   /** Releases what the network holds outside memory: IPC sockets (and their files), index stores, the data directory. */

@@ -1,0 +1,14 @@
+/** The platform chain's JSON-RPC service (/ext/bc/P): the query methods and the keystore users' methods, each as platform.<m>. */
+import type { Keystore } from "../../keystore/keystore";
+import { RpcApi } from "../../rpc";
+import type { PlatformChain } from "../vm/chain";
+import { createPlatformQueryApi, PLATFORM_NAMESPACES } from "./queries";
+import { createPlatformWalletApi } from "./wallet";
+
+export function createPlatformChainApi(chain: PlatformChain, keystore: Keystore): RpcApi {
+  return new RpcApi({ namespaces: PLATFORM_NAMESPACES }).include(createPlatformQueryApi(chain)).include(createPlatformWalletApi(chain, keystore));
+}
+
+export { createPlatformQueryApi, PLATFORM_NAMESPACES } from "./queries";
+export { createPlatformWalletApi } from "./wallet";
+export { platformQueryErrors, platformWalletErrors, pTxRejected } from "./errors";
