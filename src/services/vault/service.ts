@@ -49,14 +49,16 @@ export async function openVaultService(options: VaultServiceOptions): Promise<Va
     const vault = new Vault({ store: new VaultStore(database), platform, events, now: options.now, timestampWindowSeconds: options.timestampWindowSeconds });
     const repaired = await vault.repairInterruptedIssues();
     const api = createVaultHttpApi(vault, events);
+    let closed: Promise<void> | undefined;
     return {
       vault,
       database,
       handle: api.handle,
       repaired,
-      close: async () => {
+      close: () => {
         api.close();
-        await database.close();
+        closed ??= database.close();
+        return closed;
       },
     };
   } catch (error) {
@@ -91,14 +93,18 @@ export async function startVaultServer(options: VaultServiceOptions & { host?: s
     throw error;
   }
   const port = (server.address() as AddressInfo).port;
+  let closed: Promise<void> | undefined;
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     port,
     service,
-    close: async () => {
-      await service.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    close: () => {
+      closed ??= (async () => {
+        await service.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      })();
+      return closed;
     },
   };
 }

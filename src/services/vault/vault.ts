@@ -167,7 +167,8 @@ export class Vault {
     }
     let accepted: string;
     try {
-      accepted = await this.platform.issueTx({ tx: `0x${hex(signedTx)}`, encoding: "hex" });
+      // Bytes, not text: the client adds the checksum the node's hex encoding carries.
+      accepted = await this.platform.issueTx({ tx: signedTx, encoding: "hex" });
     } catch (error) {
       if (error instanceof NodeApiError) {
         await this.store.abandonIssue(tx.id);

@@ -72,7 +72,7 @@ export const fromHex = (text: string) => new Uint8Array(Buffer.from(text.replace
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** A BaseTx moving `amount` (default 1000) from the alias's genesis output to `to`, the rest back to the alias. */
-export function aliasSpend(options: { amount?: bigint; memo?: string; to?: Uint8Array; utxoIndex?: number } = {}): PUnsignedTx {
+export function aliasSpend(options: { amount?: bigint; memo?: string; to?: Uint8Array; utxoIndex?: number; slots?: number[] } = {}): PUnsignedTx {
   const amount = options.amount ?? 1_000n;
   const out = (address: Uint8Array, value: bigint) => ({ assetId: AVAX, output: { typeId: TypeId.Secp256k1TransferOutput, amount: value, locktime: 0n, threshold: 1, addresses: [address] } });
   const outputs = [out(options.to ?? OUTSIDER_SHORT_ID, amount), out(ALIAS_ID, ALIAS_FUNDS - amount - LOCAL_NETWORK.txFee)].sort(compareTransferableOutputs);
@@ -81,7 +81,7 @@ export function aliasSpend(options: { amount?: bigint; memo?: string; to?: Uint8
     networkId: LOCAL_NETWORK.networkId,
     blockchainId: new Uint8Array(32),
     outputs,
-    inputs: [{ ...ALIAS_UTXO, outputIndex: options.utxoIndex ?? ALIAS_UTXO.outputIndex, assetId: AVAX, input: { typeId: TypeId.Secp256k1TransferInput, amount: ALIAS_FUNDS, signatureIndices: [0, 1] } }],
+    inputs: [{ ...ALIAS_UTXO, outputIndex: options.utxoIndex ?? ALIAS_UTXO.outputIndex, assetId: AVAX, input: { typeId: TypeId.Secp256k1TransferInput, amount: ALIAS_FUNDS, signatureIndices: options.slots ?? [0, 1] } }],
     memo: new TextEncoder().encode(options.memo ?? ""),
   };
 }
