@@ -18,6 +18,7 @@ import { RpcErrorCode } from "../rpc/errors";
 import type { Eip1193Provider, RequestArguments } from "../rpc/types";
 import { type JsonRpcLimits, errorResponse, handleJsonRpcBody } from "../rpc/framing";
 import type { Dispatch } from "../rpc/types";
+import { normalizePath, requestPath, urlHost } from "./http-paths";
 
 
 /** Default port of a local node of the reference network. */
@@ -491,32 +492,4 @@ function loggingDispatch(dispatch: Dispatch, log: (line: string) => void): Dispa
       throw e;
     }
   };
-}
-
-/** The path of a request target, without query string. */
-function requestPath(target: string | undefined): string {
-  if (target === undefined || target === "") return "/";
-  const end = target.search(/[?#]/);
-  const path = end === -1 ? target : target.slice(0, end);
-  if (path.startsWith("/")) return path;
-  // Absolute form (`http://host/path`), as sent through some proxies.
-  try {
-    return new URL(path).pathname;
-  } catch {
-    return path;
-  }
-}
-
-/** Drops trailing slashes, so `/ext/bc/C/rpc/` serves `/ext/bc/C/rpc`. */
-function normalizePath(path: string): string {
-  const trimmed = path.replace(/\/+$/, "");
-  return trimmed === "" ? "/" : trimmed;
-}
-
-/** The host to put in a URL: wildcard addresses are reached through loopback; IPv6 is bracketed. */
-function urlHost(host: string): string {
-  if (host === "0.0.0.0") return "127.0.0.1";
-  if (host === "::" || host === "[::]") return "[::1]";
-  if (host.includes(":") && !host.startsWith("[")) return `[${host}]`;
-  return host;
 }
