@@ -7,6 +7,7 @@
  * the code it resolves to.
  */
 import { runTransferCommand, TRANSFER_USAGE } from "./transfer-command";
+import { createNodeVaultMount, runVaultCommand, VAULT_USAGE } from "./vault-command";
 import { type Authorize, type GetHandler, type HttpNode, startHttpNode } from "../node/http-server";
 import type { Dispatch, OpenSession } from "../rpc/types";
 import { createWebSocketRpc } from "../node/ws-server";
@@ -109,6 +110,7 @@ Commands:
   node            Start a local node (both chains) serving JSON-RPC over HTTP
   x-to-c          Move an asset from the exchange chain to the contract chain
   c-to-x          Move an asset from the contract chain to the exchange chain
+  vault           Start the multisig vault (/v1/multisig) beside a node
   help [command]  Show help for nativekit or for a command
 
 Options:
@@ -132,6 +134,8 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
     case "-h":
       if (command === "help" && rest[0] === "node") {
         deps.stdout(NODE_USAGE);
+      } else if (command === "help" && rest[0] === "vault") {
+        deps.stdout(VAULT_USAGE);
       } else if (command === "help" && (rest[0] === "x-to-c" || rest[0] === "c-to-x")) {
         deps.stdout(TRANSFER_USAGE);
       } else if (command === "help" && rest.length > 0) {
@@ -147,6 +151,8 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
       return ExitCode.Ok;
     case "node":
       return runNodeCommand(rest, deps);
+    case "vault":
+      return runVaultCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
     case "x-to-c":
     case "c-to-x":
       return runTransferCommand(command, rest, { stdout: deps.stdout, stderr: deps.stderr, env: deps.env ?? process.env });
@@ -175,9 +181,11 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
     return ExitCode.Failure;
   }
 
+  const vault = parsed.options.vault === true ? createNodeVaultMount(parsed.options.dbDir) : undefined;
   let server: HttpNode;
   try {
     server = await startHttpNode({
+      prefixHandlers: vault?.prefixHandlers,
       host: parsed.host,
       port: parsed.port,
       routes: node.routes,
@@ -195,7 +203,18 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
     return ExitCode.Failure;
   }
 
+  let vaultLine: string | undefined;
+  try {
+    vaultLine = await vault?.start(server.url);
+  } catch (e) {
+    await server.close().catch(() => undefined);
+    await node.close?.().catch(() => undefined);
+    deps.stderr(`error: the vault could not start: ${messageOf(e)}\n`);
+    return ExitCode.Failure;
+  }
+
   deps.stdout(banner(server, node));
+  if (vaultLine !== undefined) deps.stdout(`${vaultLine}\n`);
 
   const onSignal = deps.onSignal ?? processSignals;
   return new Promise<number>((resolve) => {
@@ -213,6 +232,7 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
       void (async () => {
         try {
           await server.close();
+          await vault?.close();
           await node.close?.();
           deps.stdout("nativekit node stopped\n");
           resolve(ExitCode.Ok);

@@ -41,6 +41,8 @@ export interface CreateNodeOptions {
   ipcsPath?: string;
   /** `--chainevm-admin-api-enabled`: serve the contract chain's admin API. */
   chainEvmAdminApiEnabled?: boolean;
+  /** `--vault`: serve the multisig vault (/v1/multisig) on the node's port. */
+  vault?: boolean;
   /** Manual-network flags: the node's public IP and staking port, its network and bootstrappers. */
   publicIp?: string;
   stakingPort?: number;
@@ -97,6 +99,7 @@ const FLAGS: Readonly<Record<string, Flag>> = {
   "api-ipcs-enabled": { kind: "boolean", key: "apiIpcsEnabled", defaultText: "false", help: "serve the IPC API (/ext/ipcs)" },
   "ipcs-path": { kind: "path", key: "ipcsPath", defaultText: DEFAULT_IPCS_PATH, help: "directory of the IPC sockets" },
   "chainevm-admin-api-enabled": { kind: "boolean", key: "chainEvmAdminApiEnabled", defaultText: "false", help: "serve the contract chain's admin API (/ext/bc/C/admin)" },
+  vault: { kind: "boolean", key: "vault", defaultText: "false", help: "serve the multisig vault (/v1/multisig) on this port; its database under --db-dir, else in memory" },
   "public-ip": { kind: "ip", key: "publicIp", defaultText: DEFAULT_PUBLIC_IP, help: "public IP this node reports (info.getNodeIP)" },
   "staking-port": { kind: "port", key: "stakingPort", defaultText: String(DEFAULT_STAKING_PORT), help: "staking port this node reports (info.getNodeIP)" },
   "network-id": { kind: "integer", key: "networkId", defaultText: "12345", help: "network ID (manual networks; kept in the options)" },

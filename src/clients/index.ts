@@ -124,3 +124,4 @@ export * from "./index-api";
 export * from "./ipcs";
 export * from "./admin";
 export * from "./platform";
+export * from "./vault";

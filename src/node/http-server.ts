@@ -18,6 +18,7 @@ import { RpcErrorCode } from "../rpc/errors";
 import type { Eip1193Provider, RequestArguments } from "../rpc/types";
 import { type JsonRpcLimits, errorResponse, handleJsonRpcBody } from "../rpc/framing";
 import type { Dispatch } from "../rpc/types";
+import { normalizePath, requestPath, urlHost } from "./http-paths";
 
 
 /** Default port of a local node of the reference network. */
@@ -64,7 +65,16 @@ export interface HttpNodeOptions {
    * upgrade request for another path is answered 404. Closed with the server.
    */
   upgrade?: UpgradeHandler;
+  /**
+   * Other HTTP services mounted beside the node's APIs (e.g. the vault at `/v1/multisig`): a
+   * request whose path is the prefix or lies below it goes to that handler, once `authorize`
+   * granted it, whatever its method; the handler answers it completely (CORS too).
+   */
+  prefixHandlers?: Record<string, PrefixHandler>;
 }
+
+/** Answers every request under its prefix (see {@link HttpNodeOptions.prefixHandlers}). */
+export type PrefixHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
 /** Takes over the connections upgraded at `paths` (exact, like `routes`), and closes them all on `close()`. */
 export interface UpgradeHandler {
@@ -141,6 +151,11 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
   const upgradePaths = new Set((upgrade?.paths ?? []).map(normalizePath));
   const servedPaths = [...new Set([...routes.keys(), ...getRoutes.keys(), ...upgradePaths])];
   const authorize = options.authorize;
+  const prefixHandlers = Object.entries(options.prefixHandlers ?? {}).map(([prefix, handler]) => {
+    if (!prefix.startsWith("/")) throw new RangeError(`prefixes must start with "/", got ${JSON.stringify(prefix)}`);
+    return { prefix: normalizePath(prefix), handler };
+  });
+  const prefixHandlerOf = (path: string) => prefixHandlers.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))?.handler;
 
   let closing = false;
 
@@ -164,7 +179,13 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
   async function serve(req: http.IncomingMessage, res: http.ServerResponse, expectsContinue: boolean): Promise<void> {
     res.setHeader("Access-Control-Allow-Origin", "*");
     const path = normalizePath(requestPath(req.url));
+    const mounted = prefixHandlerOf(path);
 
+    if (req.method === "OPTIONS" && mounted !== undefined) {
+      // A mounted service answers its own preflights (never checked by `authorize`, as above).
+      mounted(req, res);
+      return;
+    }
     if (req.method === "OPTIONS") {
       // CORS preflight: answered for every path so the browser reports the real error (if any)
       // on the actual request.
@@ -187,6 +208,12 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
         reject(req, res, 401, { jsonrpc: "2.0", error: { code: RpcErrorCode.InvalidRequest, message: refusal }, id: 1 });
         return;
       }
+    }
+
+    if (mounted !== undefined) {
+      if (closing) res.setHeader("Connection", "close");
+      mounted(req, res);
+      return;
     }
 
     const getter = getRoutes.get(path);
@@ -465,32 +492,4 @@ function loggingDispatch(dispatch: Dispatch, log: (line: string) => void): Dispa
       throw e;
     }
   };
-}
-
-/** The path of a request target, without query string. */
-function requestPath(target: string | undefined): string {
-  if (target === undefined || target === "") return "/";
-  const end = target.search(/[?#]/);
-  const path = end === -1 ? target : target.slice(0, end);
-  if (path.startsWith("/")) return path;
-  // Absolute form (`http://host/path`), as sent through some proxies.
-  try {
-    return new URL(path).pathname;
-  } catch {
-    return path;
-  }
-}
-
-/** Drops trailing slashes, so `/ext/bc/C/rpc/` serves `/ext/bc/C/rpc`. */
-function normalizePath(path: string): string {
-  const trimmed = path.replace(/\/+$/, "");
-  return trimmed === "" ? "/" : trimmed;
-}
-
-/** The host to put in a URL: wildcard addresses are reached through loopback; IPv6 is bracketed. */
-function urlHost(host: string): string {
-  if (host === "0.0.0.0") return "127.0.0.1";
-  if (host === "::" || host === "[::]") return "[::1]";
-  if (host.includes(":") && !host.startsWith("[")) return `[${host}]`;
-  return host;
 }

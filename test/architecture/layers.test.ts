@@ -26,7 +26,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   flows: ["encoding", "network", "clients"],
   deploy: ["encoding", "network"],
   hardhat: ["encoding", "crypto", "network", "rpc", "engine", "flows", "deploy", "cli"],
-  cli: ["encoding", "network", "rpc", "node", "clients", "flows"],
+  services: ["encoding", "crypto", "network", "rpc", "clients"],
+  cli: ["encoding", "network", "rpc", "node", "clients", "flows", "services"],
 };
 
 const SRC = path.join(__dirname, "..", "..", "src");

@@ -1,0 +1,119 @@
+/**
+ * `nativekit vault`: the multisig vault on a port of its own, talking to a node (this one or a
+ * real one) through its HTTP APIs; and the mount `nativekit node --vault` uses to serve it on
+ * the node's own port, opened once the node listens (the vault reads the alias owners from it).
+ */
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { openVaultService, startVaultServer, VAULT_PATH_PREFIX, type VaultService } from "../services/vault";
+import { withoutPassword } from "../services/vault/pg-database";
+
+export const DEFAULT_VAULT_PORT = 9660;
+export const DEFAULT_VAULT_DATA_DIR = path.join(".nativekit", "vault");
+
+export const VAULT_USAGE = `Usage: nativekit vault [options]
+
+Start the multisig vault (${VAULT_PATH_PREFIX}): owners of a multisig alias store a pending
+platform transaction, add their signatures, and issue it through the node once enough signed.
+
+Options:
+  --node <url>            the node's base URL (default http://127.0.0.1:9650)
+  --port <n>              HTTP port, 0 for any free port (default ${DEFAULT_VAULT_PORT})
+  --host <value>          interface to listen on (default 127.0.0.1)
+  --database-url <url>    a PostgreSQL server (postgres://user:password@host:port/db)
+                          instead of the embedded PostgreSQL (PGlite)
+  --data-dir <path>       the embedded database's directory (default ${DEFAULT_VAULT_DATA_DIR}
+                          in the working directory; ignored with --database-url)
+  --help, -h              show this help
+
+Or run it inside the node: nativekit node --vault (same port as the node; its database under
+--db-dir when given, in memory otherwise).
+`;
+
+export interface VaultCommandDeps {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  onSignal(handler: (signal: "SIGINT" | "SIGTERM") => void): () => void;
+  cwd?: string;
+}
+
+/** Runs `nativekit vault`; resolves to the exit code once stopped by a signal (2 on a usage error). */
+export async function runVaultCommand(args: readonly string[], deps: VaultCommandDeps): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: [...args],
+      options: { node: { type: "string" }, port: { type: "string" }, host: { type: "string" }, "database-url": { type: "string" }, "data-dir": { type: "string" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    deps.stderr(`error: ${(error as Error).message}\n\n${VAULT_USAGE}`);
+    return 2;
+  }
+  if (values.help === true) {
+    deps.stdout(VAULT_USAGE);
+    return 0;
+  }
+  const portText = (values.port as string | undefined) ?? String(DEFAULT_VAULT_PORT);
+  if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
+    deps.stderr(`error: invalid --port ${JSON.stringify(portText)}: expected an integer from 0 to 65535\n\n${VAULT_USAGE}`);
+    return 2;
+  }
+  const databaseUrl = values["database-url"] as string | undefined;
+  const dataDir = path.resolve(deps.cwd ?? process.cwd(), (values["data-dir"] as string | undefined) ?? DEFAULT_VAULT_DATA_DIR);
+  const nodeUrl = ((values.node as string | undefined) ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
+  deps.stdout(databaseUrl === undefined ? `vault data directory: ${dataDir}\n` : `vault database: ${withoutPassword(databaseUrl)}\n`);
+  let server;
+  try {
+    server = await startVaultServer({ nodeUrl, databaseUrl, dataDir: databaseUrl === undefined ? dataDir : undefined, host: values.host as string | undefined, port: Number(portText) });
+  } catch (error) {
+    deps.stderr(`error: the vault could not start: ${(error as Error).message}\n`);
+    return 1;
+  }
+  deps.stdout(`${describeStart(server.service, `${server.url}${VAULT_PATH_PREFIX}`, nodeUrl)}\nStop with Ctrl+C.\n`);
+  return new Promise<number>((resolve) => {
+    const unsubscribe = deps.onSignal((signal) => {
+      unsubscribe();
+      deps.stdout(`\nReceived ${signal}, stopping the vault...\n`);
+      server.close().then(
+        () => resolve(0),
+        (error: unknown) => {
+          deps.stderr(`error while stopping the vault: ${(error as Error).message}\n`);
+          resolve(1);
+        },
+      );
+    });
+  });
+}
+
+function describeStart(service: VaultService, url: string, nodeUrl: string): string {
+  const { issued, reopened } = service.repaired;
+  const repaired = issued + reopened === 0 ? "" : `\nrepaired ${issued + reopened} interrupted issue(s): ${issued} accepted by the node, ${reopened} pending again`;
+  return `nativekit vault listening on ${url} (node ${nodeUrl}; ${service.database.description})${repaired}`;
+}
+
+/** The vault inside the node's process: mounted at once, opened when the node listens. */
+export interface NodeVaultMount {
+  readonly prefixHandlers: Record<string, (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void>;
+  /** Opens the vault against the node now listening at `nodeUrl`; answers a line for people. */
+  start(nodeUrl: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export function createNodeVaultMount(dbDir: string | undefined): NodeVaultMount {
+  let service: VaultService | undefined;
+  return {
+    prefixHandlers: {
+      [VAULT_PATH_PREFIX]: (req, res) => {
+        if (service !== undefined) return service.handle(req, res);
+        const text = JSON.stringify({ error: "node_unavailable", message: "the vault is starting" });
+        res.writeHead(503, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) }).end(text);
+      },
+    },
+    start: async (nodeUrl) => {
+      service = await openVaultService({ nodeUrl, dataDir: dbDir === undefined ? undefined : path.join(dbDir, "vault") });
+      return describeStart(service, `${nodeUrl}${VAULT_PATH_PREFIX}`, nodeUrl);
+    },
+    close: async () => service?.close(),
+  };
+}

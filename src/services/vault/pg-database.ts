@@ -1,0 +1,48 @@
+/**
+ * A real PostgreSQL server through `pg` (`--database-url postgres://…`): a pool of connections,
+ * each transaction on a connection of its own.
+ */
+import { Pool, type PoolClient } from "pg";
+import type { SqlDatabase, SqlQueries, SqlRow } from "./database";
+
+export async function openPostgresDatabase(url: string): Promise<SqlDatabase> {
+  const pool = new Pool({ connectionString: url, max: 10 });
+  // Fail at start, with the server's reason, rather than at the first request.
+  const probe = await pool.connect().catch(async (error: unknown) => {
+    await pool.end();
+    throw new Error(`cannot connect to PostgreSQL at ${withoutPassword(url)}: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  probe.release();
+  const run = (target: Pool | PoolClient): SqlQueries["query"] => async (text, params = []) =>
+    (await target.query<SqlRow>(text, [...params])).rows;
+  return {
+    description: `PostgreSQL at ${withoutPassword(url)}`,
+    query: run(pool),
+    transaction: async (work) => {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await work({ query: run(client) });
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** The URL as it may be printed: its password replaced by `***`. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== "") parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(an unparseable URL)";
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The vault's tables, as numbered migrations applied once each (recorded in
+ * `vault_migrations`), the same on PGlite and on a PostgreSQL server. The shape follows the
+ * reference's (`multisig_tx`, `multisig_tx_owners`); bytes are kept as lowercase hex text and
+ * times as Unix seconds, so both drivers read them back alike.
+ */
+import type { SqlDatabase } from "./database";
+
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE multisig_tx (
+     id text PRIMARY KEY,                 -- sha256(unsigned tx) in hex, as the reference
+     unsigned_tx text NOT NULL,
+     alias text NOT NULL,
+     chain_id text NOT NULL,              -- the blockchain ID inside the unsigned tx (cb58)
+     threshold integer NOT NULL,          -- from the node at creation
+     output_owners text NOT NULL,
+     metadata text NOT NULL,
+     parent_transaction text NOT NULL,
+     creator text NOT NULL,
+     expires_at bigint NOT NULL,
+     created_at bigint NOT NULL,
+     transaction_id text,                 -- NULL while pending, the node's tx ID once issued
+     cancelled_at bigint,
+     issuing_tx_id text,                  -- set while a signed tx is at the node: repaired at start
+     issuing_signed_tx text
+   );
+   CREATE INDEX multisig_tx_alias_chain ON multisig_tx (alias, chain_id);
+   CREATE TABLE multisig_tx_owners (
+     multisig_tx_id text NOT NULL REFERENCES multisig_tx (id) ON DELETE CASCADE,
+     position integer NOT NULL,           -- the owner's place in the alias
+     address text NOT NULL,
+     signature text,                      -- NULL until this owner signed
+     signed_at bigint,
+     PRIMARY KEY (multisig_tx_id, address)
+   );`,
+];
+
+/** Applies the migrations not applied yet, in order, each in a transaction of its own. */
+export async function migrate(db: SqlDatabase): Promise<void> {
+  await db.query("CREATE TABLE IF NOT EXISTS vault_migrations (version integer PRIMARY KEY, applied_at bigint NOT NULL)");
+  for (const [index, sql] of MIGRATIONS.entries()) {
+    const version = index + 1;
+    await db.transaction(async (tx) => {
+      // Two vaults starting on one server: the second waits here, then sees the version applied.
+      await tx.query("SELECT pg_advisory_xact_lock(7302)");
+      const done = await tx.query("SELECT 1 FROM vault_migrations WHERE version = $1", [version]);
+      if (done.length > 0) return;
+      for (const statement of sql.split(/;\s*\n/).map((s) => s.trim()).filter((s) => s !== "")) await tx.query(statement);
+      await tx.query("INSERT INTO vault_migrations (version, applied_at) VALUES ($1, $2)", [version, Math.floor(Date.now() / 1000)]);
+    });
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * One running vault: its database opened (PGlite in a directory or in memory, or a PostgreSQL
+ * server), its tables migrated, the issues a crash left unfinished settled with the node, and
+ * its HTTP API ready to mount — on a server of its own (`startVaultServer`, `nativekit vault`)
+ * or on the node's (`nativekit node --vault`).
+ */
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createPlatformChainClient, createTransport, type FetchFunction } from "../../clients";
+import type { SqlDatabase } from "./database";
+import { VaultEvents } from "./events";
+import { createVaultHttpApi, type HttpHandler, VAULT_PATH_PREFIX } from "./http-api";
+import { openPostgresDatabase } from "./pg-database";
+import { openPgliteDatabase } from "./pglite-database";
+import { migrate } from "./schema";
+import { VaultStore } from "./store";
+import { type PlatformApi, Vault } from "./vault";
+
+export interface VaultServiceOptions {
+  /** Base URL of the node, e.g. `http://127.0.0.1:9650`. */
+  nodeUrl: string;
+  /** A PostgreSQL server (`postgres://…`); without it the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite's directory; undefined keeps it in memory. Ignored with `databaseUrl`. */
+  dataDir?: string;
+  /** Replaces the platform client built from `nodeUrl` (tests). */
+  platform?: PlatformApi;
+  fetch?: FetchFunction;
+  now?: () => number;
+  timestampWindowSeconds?: number;
+}
+
+export interface VaultService {
+  readonly vault: Vault;
+  readonly database: SqlDatabase;
+  /** Serves `/v1/multisig…`; mount it under {@link VAULT_PATH_PREFIX}. */
+  readonly handle: HttpHandler;
+  /** What the start-up repair did to issues a crash left unfinished. */
+  readonly repaired: { issued: number; reopened: number };
+  close(): Promise<void>;
+}
+
+export async function openVaultService(options: VaultServiceOptions): Promise<VaultService> {
+  const database = options.databaseUrl !== undefined ? await openPostgresDatabase(options.databaseUrl) : await openPgliteDatabase(options.dataDir);
+  try {
+    await migrate(database);
+    const platform = options.platform ?? createPlatformChainClient({ transport: createTransport({ url: options.nodeUrl, fetch: options.fetch }) });
+    const events = new VaultEvents();
+    const vault = new Vault({ store: new VaultStore(database), platform, events, now: options.now, timestampWindowSeconds: options.timestampWindowSeconds });
+    const repaired = await vault.repairInterruptedIssues();
+    const api = createVaultHttpApi(vault, events);
+    let closed: Promise<void> | undefined;
+    return {
+      vault,
+      database,
+      handle: api.handle,
+      repaired,
+      close: () => {
+        api.close();
+        closed ??= database.close();
+        return closed;
+      },
+    };
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+export interface VaultServer {
+  url: string;
+  port: number;
+  service: VaultService;
+  close(): Promise<void>;
+}
+
+/** The vault on an HTTP server of its own (other paths: 404 in the vault's error shape). */
+export async function startVaultServer(options: VaultServiceOptions & { host?: string; port?: number }): Promise<VaultServer> {
+  const service = await openVaultService(options);
+  const server = http.createServer((req, res) => {
+    if ((req.url ?? "/").startsWith(VAULT_PATH_PREFIX)) return service.handle(req, res);
+    const text = JSON.stringify({ error: "not_found", message: `nothing at ${req.url ?? "/"}: the vault serves ${VAULT_PATH_PREFIX}` });
+    res.writeHead(404, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) }).end(text);
+  });
+  const host = options.host ?? "127.0.0.1";
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    service,
+    close: () => {
+      closed ??= (async () => {
+        await service.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      })();
+      return closed;
+    },
+  };
+}
