@@ -2,24 +2,11 @@
  * The record the vault answers, with the reference's fields: bytes as 0x hex, an owner's
  * signature `""` until it signed, `transactionId` `""` while pending, times as Unix seconds.
  */
+import type { VaultMultisigTx } from "../../clients/vault";
 import type { StoredMultisigTx } from "./store";
 
-export interface MultisigTxView {
-  id: string;
-  unsignedTx: string;
-  alias: string;
-  threshold: number;
-  chainId: string;
-  transactionId: string;
-  parentTransaction: string;
-  outputOwners: string;
-  metadata: string;
-  /** Unix seconds after which the transaction is gone. */
-  expiration: number;
-  owners: { address: string; signature: string }[];
-  /** Unix seconds of creation, as a string (the reference's type). */
-  timestamp: string;
-}
+/** The wire shape is the client's: one definition for both sides. */
+export type MultisigTxView = VaultMultisigTx;
 
 export function viewOf(tx: StoredMultisigTx): MultisigTxView {
   return {
