@@ -12,14 +12,8 @@ export const P_CHAIN = new Uint8Array(32);
 export const PASSWORD = "Corr3ct-Horse-Battery";
 export const USER = { username: "alice", password: PASSWORD };
 
-/** Deterministic test keys. */
-export function testKey(n: number): Uint8Array {
-  const key = new Uint8Array(32);
-  key[31] = n;
-  key[30] = 0x42;
-  return key;
-}
-export const addressOf = (key: Uint8Array): Uint8Array => shortIdFromPrivateKey(key);
+// The exchange chain's test keys and their short IDs serve the platform chain's tests too.
+export { addressOf, testKey } from "../xchain/vm/helpers";
 export const pAddress = (shortId: Uint8Array): string => formatChainAddress(shortId, "local", "P");
 export const xAddress = (shortId: Uint8Array): string => formatChainAddress(shortId, "local", "X");
 export const cAddress = (shortId: Uint8Array): string => formatChainAddress(shortId, "local", "C");
