@@ -13,13 +13,18 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       startCliNode({
         ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
         ...forkingOptions(options, log),
-        ...(options.genesisFile === undefined ? {} : { platformGenesis: await readGenesisFile(options.genesisFile, LOCAL_NETWORK) }),
+        ...(options.genesisFile === undefined ? {} : { platformGenesis: await readGenesis(options.genesisFile) }),
         management: managementOptions(options, log),
       }),
     stdout: bufferedStdout(),
     stderr: (s) => process.stderr.write(s),
     onSignal: processSignals,
   });
+}
+
+/** The platform genesis of `--genesis-file` on the local network (the `node` command's and the Hardhat task's). */
+export function readGenesis(file: string): ReturnType<typeof readGenesisFile> {
+  return readGenesisFile(file, LOCAL_NETWORK);
 }
 
 /**

@@ -39,10 +39,18 @@ export interface NativekitUserConfig {
    * write stays local. The chain ID becomes the remote's unless `chainId` is set.
    */
   forking?: ForkingOptions;
+  /**
+   * For `npx hardhat nativekit:node`: a JSON genesis file (path from the project root) with the
+   * platform chain's `initialMultisigAddresses`, as `nativekit node --genesis-file` takes it.
+   * The in-process network has no platform chain: there it does not apply.
+   */
+  genesisFile?: string;
 }
 
 export interface NativekitConfig {
   defaultNetwork: boolean;
+  /** `genesisFile` as given (the node task resolves it against the project root). */
+  genesisFile: string | undefined;
   loggingEnabled: boolean;
   gas: "auto" | number;
   engine: Omit<EngineOptions, "log" | "assetBalances"> & {
@@ -65,6 +73,7 @@ export function resolveNativekitConfig(user: NativekitUserConfig = {}): Nativeki
   const accounts = user.accounts;
   return {
     defaultNetwork: user.defaultNetwork ?? true,
+    genesisFile: genesisFileConfig(user.genesisFile),
     loggingEnabled: user.loggingEnabled ?? true,
     gas: transactionGas(user),
     engine: {
@@ -86,6 +95,12 @@ export function resolveNativekitConfig(user: NativekitUserConfig = {}): Nativeki
       forking: forkingConfig(user.forking),
     },
   };
+}
+
+function genesisFileConfig(file: unknown): string | undefined {
+  if (file === undefined) return undefined;
+  if (typeof file !== "string" || file === "") throw new Error("nativekit config: genesisFile must be the path of a JSON genesis file");
+  return file;
 }
 
 function forkingConfig(forking: ForkingOptions | undefined): ForkingOptions | undefined {

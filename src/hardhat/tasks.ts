@@ -1,3 +1,4 @@
+import path from "node:path";
 import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
@@ -5,6 +6,13 @@ import { balanceAction, deployWrapperAction, TaskArgumentError, unwrapAction, wr
 import { NATIVEKIT_NETWORK, networkEngineOptions } from "./config";
 
 const PLUGIN = "nativekit";
+
+/** The platform genesis of a `--genesis-file` flag, read as `nativekit node` reads it. */
+async function platformGenesisOf(file: string | undefined): Promise<{ platformGenesis?: Awaited<ReturnType<typeof import("../cli/main").readGenesis>> }> {
+  if (file === undefined) return {};
+  const { readGenesis } = await import("../cli/main");
+  return { platformGenesis: await readGenesis(file) };
+}
 
 function context(hre: HardhatRuntimeEnvironment): ActionContext {
   return { provider: hre.network.provider, print: (line) => console.log(line) };
@@ -27,8 +35,10 @@ task("nativekit:node", "Serves the nativekit simulator over HTTP on /ext/bc/C/rp
     const { runCli, processSignals } = await import("../cli/cli");
     const { startCliNode } = await import("../cli/main");
     const options = networkEngineOptions(hre.config.nativekit, (line) => console.log(line));
-    const code = await runCli(["node", "--port", String(args.port), "--host", args.host], {
-      createNode: () => startCliNode(options),
+    const genesisFile = hre.config.nativekit.genesisFile;
+    const genesisArgs = genesisFile === undefined ? [] : ["--genesis-file", path.resolve(hre.config.paths.root, genesisFile)];
+    const code = await runCli(["node", "--port", String(args.port), "--host", args.host, ...genesisArgs], {
+      createNode: async (flags) => startCliNode({ ...options, ...(await platformGenesisOf(flags.genesisFile)) }),
       stdout: (s) => process.stdout.write(s),
       stderr: (s) => process.stderr.write(s),
       onSignal: processSignals,
