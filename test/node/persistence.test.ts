@@ -11,6 +11,7 @@ const C = "/ext/bc/C/rpc";
 const X = "/ext/bc/X";
 const USER = { username: "keeper", password: "Corr3ct-Horse-Battery-Staple" };
 const AVAX = "/ext/bc/C/avax";
+const P = "/ext/bc/P";
 const RECIPIENT = "0x00000000000000000000000000000000000c0ffe";
 /** The local test key's addresses on the contract chain: bech32 (atomic outputs) and EVM. */
 const TEST_KEY_C = "C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u";
@@ -82,6 +83,7 @@ describe("nativekit node --db-dir: a node that keeps its state", function () {
     const answeredC: string[] = [];
     const answeredX: string[] = [];
     const answeredImports: string[] = [];
+    const answeredP: string[] = [];
     let sentC = 0;
     for (let round = 0; round < 4; round++) {
       const node = await start();
@@ -89,6 +91,7 @@ describe("nativekit node --db-dir: a node that keeps its state", function () {
       for (const hash of answeredC) expect(await node.call<Receipt | null>(C, "eth_getTransactionReceipt", [hash]), `receipt of ${hash}`).to.not.equal(null);
       for (const txID of answeredX) expect(await node.call(X, "avm.getTxStatus", { txID })).to.deep.equal({ status: "Accepted" });
       for (const txID of answeredImports) expect(await node.call(AVAX, "avax.getAtomicTxStatus", { txID }), `import ${txID}`).to.deep.include({ status: "Accepted" });
+      for (const txID of answeredP) expect(await node.call(P, "platform.getTxStatus", { txID }), `platform ${txID}`).to.deep.include({ status: "Committed" });
       const balance = BigInt(await node.call<string>(C, "eth_getBalance", [RECIPIENT, "latest"]));
       expect(balance >= BigInt(answeredC.length) && balance <= BigInt(sentC), `balance ${balance} within [${answeredC.length}, ${sentC}]`).to.equal(true);
 
@@ -112,11 +115,16 @@ describe("nativekit node --db-dir: a node that keeps its state", function () {
           answeredImports.push((await node.call<{ txID: string }>(AVAX, "avax.import", { ...USER, to: TEST_KEY_EVM, sourceChain: "X" })).txID);
         }
       })().catch(() => undefined);
+      // The platform chain: exports to X (its blocks and the atomic memory, committed together).
+      await node.call(P, "platform.importKey", { ...USER, privateKey: LOCAL_TEST_KEY });
+      const platform = (async () => {
+        while (!stop) answeredP.push((await node.call<{ txID: string }>(P, "platform.exportAVAX", { ...USER, to: xAddress, amount: 1_000_000 })).txID);
+      })().catch(() => undefined);
       await new Promise((r) => setTimeout(r, 300 + Math.floor(Math.random() * 600)));
       await node.stop("SIGKILL");
       running.splice(running.indexOf(node), 1);
       stop = true;
-      await Promise.all([contract, exchange, crossing]);
+      await Promise.all([contract, exchange, crossing, platform]);
     }
     expect(answeredC.length, "transactions answered over the rounds").to.be.greaterThan(10);
     expect(answeredImports.length, "imports answered over the rounds").to.be.greaterThan(0);
@@ -124,6 +132,8 @@ describe("nativekit node --db-dir: a node that keeps its state", function () {
     for (const hash of answeredC) expect(await last.call<Receipt | null>(C, "eth_getTransactionReceipt", [hash])).to.not.equal(null);
     for (const txID of answeredX) expect(await last.call(X, "avm.getTxStatus", { txID })).to.deep.equal({ status: "Accepted" });
     for (const txID of answeredImports) expect(await last.call(AVAX, "avax.getAtomicTxStatus", { txID })).to.deep.include({ status: "Accepted" });
+    for (const txID of answeredP) expect(await last.call(P, "platform.getTxStatus", { txID })).to.deep.include({ status: "Committed" });
+    expect(answeredP.length, "platform exports answered over the rounds").to.be.greaterThan(0);
   });
 
   it("refuses a directory whose contract chain has another chain ID, saying what to do", async () => {
