@@ -1,4 +1,4 @@
-import { bytesToHex, encodeCb58, encodeNodeBytes, equalBytes } from "../../encoding";
+import { bytesToHex, encodeCb58, encodeNodeBytes } from "../../encoding";
 import { PLATFORM_CHAIN_ID } from "../../network/chains";
 import { vmId } from "../../network/names";
 import { invalidParams, type NamedParams, RpcApi, serverError } from "../../rpc";
@@ -8,6 +8,7 @@ import type { AcceptedBlock, PlatformChain } from "../vm/chain";
 import { pBlockToJson, pTxToJson } from "../vm/json";
 import { platformQueryErrors } from "./errors";
 import { PlatformParams } from "./params";
+import { utxoPageAnswer } from "../../xchain/api/chain-params";
 
 /*
  * The platform chain's methods that need no keystore user (avalanchego vms/platformvm
@@ -66,19 +67,7 @@ export function createPlatformQueryApi(chain: PlatformChain): RpcApi {
 
     .named("getTxStatus", (p) => ({ status: chain.getTxStatus(txIdParam(p)) }))
 
-    .named("getUTXOs", (p) => {
-      const { addresses, sourceText, sourceChain, startAddress, startUtxoId, limit } = read.utxoPageRequest(p, chain.chainId);
-      const encoding = p.choice("encoding", ["hex", "cb58"], "hex");
-      const options = { startAddress, startUtxoId, limit };
-      const page = equalBytes(sourceChain, chain.chainId) ? chain.getUtxos(addresses, options) : chain.getAtomicUtxos(sourceChain, addresses, options);
-      return {
-        numFetched: String(page.utxos.length),
-        utxos: page.bytes.map((b) => encodeNodeBytes(b, encoding)),
-        endIndex: { address: chain.formatAddress(page.lastAddress), utxo: encodeCb58(page.lastUtxoId) },
-        ...(sourceText === undefined ? {} : { sourceChain: sourceText }),
-        encoding,
-      };
-    })
+    .named("getUTXOs", (p) => utxoPageAnswer(chain, read.utxoPageRequest(p, chain.chainId), p.choice("encoding", ["hex", "cb58"], "hex")))
 
     .named("getBalance", (p) => {
       // The reference takes `addresses`; older versions took one `address`.

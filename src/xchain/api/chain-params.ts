@@ -1,4 +1,4 @@
-import { decodeCb58, EncodingError } from "../../encoding";
+import { decodeCb58, encodeCb58, encodeNodeBytes, EncodingError, equalBytes, type NodeByteEncoding } from "../../encoding";
 import { describeValue, invalidParams, type NamedParams } from "../../rpc";
 
 /** Most addresses one getUTXOs may name, and most UTXOs one page holds (the reference's). */
@@ -112,4 +112,34 @@ export class UtxoChainParams {
     const change = p.optionalString("changeAddr");
     return { from: this.addresses(p, "from"), ...(change === undefined ? {} : { changeAddr: this.addressOf(change, "changeAddr") }) };
   }
+}
+
+/** One page of UTXOs as a chain lists them (its own, or those waiting in the atomic memory). */
+interface UtxoPageOf {
+  readonly utxos: readonly unknown[];
+  readonly bytes: readonly Uint8Array[];
+  readonly lastAddress: Uint8Array;
+  readonly lastUtxoId: Uint8Array;
+}
+
+/** What getUTXOs reads on a UTXO chain. */
+export interface UtxoListingChain {
+  readonly chainId: Uint8Array;
+  getUtxos(addresses: Uint8Array[], options: { startAddress?: Uint8Array; startUtxoId?: Uint8Array; limit: number }): UtxoPageOf;
+  getAtomicUtxos(sourceChain: Uint8Array, addresses: Uint8Array[], options: { startAddress?: Uint8Array; startUtxoId?: Uint8Array; limit: number }): UtxoPageOf;
+  formatAddress(shortId: Uint8Array): string;
+}
+
+/** getUTXOs' answer, in the reference's shape: `numFetched`, `utxos`, `endIndex`, `sourceChain` when asked, `encoding`. */
+export function utxoPageAnswer(chain: UtxoListingChain, request: UtxoPageRequest, encoding: NodeByteEncoding): Record<string, unknown> {
+  const { addresses, sourceText, sourceChain, startAddress, startUtxoId, limit } = request;
+  const options = { startAddress, startUtxoId, limit };
+  const page = equalBytes(sourceChain, chain.chainId) ? chain.getUtxos(addresses, options) : chain.getAtomicUtxos(sourceChain, addresses, options);
+  return {
+    numFetched: String(page.utxos.length),
+    utxos: page.bytes.map((b) => encodeNodeBytes(b, encoding)),
+    endIndex: { address: chain.formatAddress(page.lastAddress), utxo: encodeCb58(page.lastUtxoId) },
+    ...(sourceText === undefined ? {} : { sourceChain: sourceText }),
+    encoding,
+  };
 }

@@ -1,4 +1,4 @@
-import { encodeCb58, encodeNodeBytes, equalBytes } from "../../encoding";
+import { encodeCb58, encodeNodeBytes } from "../../encoding";
 import { invalidParams, RpcApi, serverError } from "../../rpc";
 import { CodecError } from "../codec";
 import type { ExchangeChain } from "../vm/chain";
@@ -12,7 +12,7 @@ import { decodeBytes, decodeId, encodingParam, ExchangeChainParams, txEncodingPa
  */
 
 /** Largest number of addresses getUTXOs takes, and the largest page of getUTXOs / getAddressTxs. */
-import { MAX_PAGE_SIZE } from "./chain-params";
+import { MAX_PAGE_SIZE, utxoPageAnswer } from "./chain-params";
 export { MAX_PAGE_SIZE, MAX_UTXO_ADDRESSES } from "./chain-params";
 
 /** The namespaces every exchange-chain method answers under: the seed's and the reference node's. */
@@ -74,20 +74,7 @@ export function createExchangeQueryApi(chain: ExchangeChain): RpcApi {
 
     .named("getTxFee", () => ({ txFee: chain.fees.txFee.toString(), createAssetTxFee: chain.fees.createAssetTxFee.toString() }))
 
-    .named("getUTXOs", (p) => {
-      const { addresses, sourceText, sourceChain, startAddress, startUtxoId, limit } = read.utxoPageRequest(p, chain.chainId);
-      const encoding = encodingParam(p);
-      const page = equalBytes(sourceChain, chain.chainId)
-        ? chain.getUtxos(addresses, { startAddress, startUtxoId, limit })
-        : chain.getAtomicUtxos(sourceChain, addresses, { startAddress, startUtxoId, limit });
-      return {
-        numFetched: String(page.utxos.length),
-        utxos: page.bytes.map((b) => encodeNodeBytes(b, encoding)),
-        endIndex: { address: chain.formatAddress(page.lastAddress), utxo: encodeCb58(page.lastUtxoId) },
-        ...(sourceText === undefined ? {} : { sourceChain: sourceText }),
-        encoding,
-      };
-    })
+    .named("getUTXOs", (p) => utxoPageAnswer(chain, read.utxoPageRequest(p, chain.chainId), encodingParam(p)))
 
     .named("issueTx", async (p) => {
       const text = p.string("tx");
