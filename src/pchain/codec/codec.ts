@@ -7,12 +7,13 @@ import {
   encodeTransferableOutput,
   ID_LENGTH,
   MAX_CODEC_SIZE,
-  type OutputOwners,
+  readOwners,
   SHORT_ID_LENGTH,
   SIGNATURE_LENGTH,
   type TransferableInput,
   type TransferableOutput,
   TypeId,
+  writeOwners,
 } from "../../xchain/codec";
 import { describePTypeId, P_BLOCK_TYPES, P_CREDENTIAL_TYPES, P_TX_TYPES, PTypeId, pTypeIdName } from "./type-ids";
 import type { AliasWithNonce, MultisigAlias, PBlock, PCredential, PSignedTx, PUnsignedTx } from "./types";
@@ -35,19 +36,6 @@ function typeId(r: ByteReader, allowed: readonly number[], path: string): number
   const id = r.uint32(`${path}.typeId`);
   if (!allowed.includes(id)) r.fail(`${path}.typeId`, `${describePTypeId(id)} is not allowed here (expected ${allowed.map(describePTypeId).join(", ")})`, start);
   return id;
-}
-
-function readOwners(r: ByteReader, path: string): OutputOwners {
-  const locktime = r.uint64(`${path}.locktime`);
-  const threshold = r.uint32(`${path}.threshold`);
-  const addresses = r.list(`${path}.addresses`, (i) => r.fixedBytes(SHORT_ID_LENGTH, `${path}.addresses[${i}]`));
-  return { locktime, threshold, addresses };
-}
-
-function writeOwners(w: ByteWriter, owners: OutputOwners, path: string): void {
-  w.uint64(owners.locktime, `${path}.locktime`);
-  w.uint32(owners.threshold, `${path}.threshold`);
-  w.list(owners.addresses, `${path}.addresses`, (a, i) => w.fixedBytes(a, SHORT_ID_LENGTH, `${path}.addresses[${i}]`));
 }
 
 function readIndices(r: ByteReader, path: string): number[] {

@@ -53,7 +53,8 @@ function readTypeId(r: ByteReader, allowed: readonly number[], path: string): nu
   return typeId;
 }
 
-function readOwners(r: ByteReader, path: string): OutputOwners {
+/** Output owners (locktime, threshold, addresses): also the platform chain's alias owners. */
+export function readOwners(r: ByteReader, path: string): OutputOwners {
   const locktime = r.uint64(`${path}.locktime`);
   const threshold = r.uint32(`${path}.threshold`);
   const addresses = r.list(`${path}.addresses`, (i) => r.fixedBytes(SHORT_ID_LENGTH, `${path}.addresses[${i}]`));

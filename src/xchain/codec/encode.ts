@@ -68,7 +68,8 @@ function checkTypeId(value: { typeId: unknown }, allowed: readonly number[], pat
   return typeId;
 }
 
-function writeOwners(w: ByteWriter, owners: OutputOwners, path: string): void {
+/** Output owners (locktime, threshold, addresses): also the platform chain's alias owners. */
+export function writeOwners(w: ByteWriter, owners: OutputOwners, path: string): void {
   checkObject(owners, path);
   w.uint64(owners.locktime, `${path}.locktime`);
   w.uint32(owners.threshold, `${path}.threshold`);

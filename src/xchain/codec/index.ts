@@ -55,6 +55,7 @@ export {
   encodeOperation,
   encodeInitialState,
   encodeCredential,
+  writeOwners,
 } from "./encode";
 export {
   decodeUnsignedTx,
@@ -67,6 +68,7 @@ export {
   decodeOperation,
   decodeInitialState,
   decodeCredential,
+  readOwners,
 } from "./decode";
 export {
   txId,
