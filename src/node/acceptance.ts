@@ -13,7 +13,7 @@ import type { AcceptedTx } from "../xchain/vm";
  * The contract chain announces its blocks on both (as containers: see
  * `ContractChainContainers`); the exchange chain announces its signed transactions on
  * `decisions` (this simulator accepts them one by one: no vertices, no blocks); the platform
- * chain is not simulated and announces nothing.
+ * chain announces each of its blocks on both, like the contract chain.
  */
 export type AcceptanceStream = "consensus" | "decisions";
 

@@ -10,8 +10,8 @@ import { encodeProposerBlock, proposerBlockId } from "./proposer-block";
  * proposer VM activates: that container is the raw RLP block and its ID is the block's own
  * (the EVM block hash). Every later block is wrapped in an unsigned proposer block
  * (see `proposer-block.ts`) whose parent is the previous block's container ID, whose timestamp
- * is the block's, and whose P-chain height is 0 (this simulator has no platform chain); its ID is
- * the proposer block's.
+ * is the block's, and whose P-chain height is 0 (the simulated platform chain has no validator
+ * set for a proposer to pin); its ID is the proposer block's.
  *
  * Container IDs are remembered by EVM block hash, so a block mined again after `evm_revert`
  * wraps the right parent.

@@ -1,6 +1,6 @@
 /**
- * Where an index keeps its containers: the small interface the in-memory store and the LevelDB
- * store (`--db-dir`) both implement. A store only keeps what it is given, in order; the rules
+ * Where an index keeps its containers: the small interface the in-memory store and the
+ * data-directory store (`--db-dir`, `durable-index-store.ts`) both implement. A store only keeps what it is given, in order; the rules
  * (no duplicates, errors, page sizes) live in `ContainerIndex`.
  */
 
