@@ -53,12 +53,11 @@ export class DurableIndexStore implements IndexStore {
 
   async range(start: bigint, count: number): Promise<StoredContainer[]> {
     const end = start + BigInt(count) < this.next ? start + BigInt(count) : this.next;
-    const found: StoredContainer[] = [];
-    for (let i = start; i < end; i++) {
-      const container = await this.byIndex(i);
-      if (container !== undefined) found.push(container);
-    }
-    return found;
+    const indices: bigint[] = [];
+    for (let i = start; i < end; i++) indices.push(i);
+    // Read together, not one after the other: a page is up to 1024 containers.
+    const found = await Promise.all(indices.map((i) => this.byIndex(i)));
+    return found.filter((c): c is StoredContainer => c !== undefined);
   }
 
   last(): Promise<StoredContainer | undefined> {
