@@ -6,7 +6,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { openVaultService, startVaultServer, VAULT_PATH_PREFIX, type VaultService } from "../services/vault";
-import { withoutPassword } from "../services/vault/pg-database";
+import { withoutPassword } from "../services/sql/pg-database";
 
 export const DEFAULT_VAULT_PORT = 9660;
 export const DEFAULT_VAULT_DATA_DIR = path.join(".nativekit", "vault");

@@ -30,7 +30,26 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   cli: ["encoding", "network", "rpc", "node", "clients", "flows", "services"],
 };
 
+/**
+ * The wire formats inside the domain: pure byte codecs (they import only ground and one another),
+ * which a service may use to read the containers a node's index API hands out. The rest of those
+ * domain folders stays out of a service's reach.
+ */
+const WIRE_FORMATS: Record<string, readonly string[]> = {
+  services: ["xchain/codec", "pchain/codec"],
+};
+const WIRE_FORMAT_IMPORTS: readonly string[] = ["encoding", "crypto", "xchain/codec"];
+
 const SRC = path.join(__dirname, "..", "..", "src");
+
+/** The src/-relative path of an import, e.g. "xchain/codec/sign" for "../../xchain/codec/sign". */
+function importedPath(file: string, specifier: string): string {
+  return path.relative(SRC, path.resolve(path.dirname(file), specifier)).split(path.sep).join("/");
+}
+
+function isUnder(target: string, folder: string): boolean {
+  return target === folder || target.startsWith(`${folder}/`);
+}
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -74,7 +93,23 @@ describe("architecture: the layers of src/", () => {
       const folder = folderOf(file);
       if (folder === "") continue; // the package entry re-exports every layer
       for (const { folder: target, specifier } of importedFolders(file)) {
-        if (!MAY_IMPORT[folder]!.includes(target)) violations.push(`${path.relative(SRC, file)} imports ${specifier} (${folder} -> ${target})`);
+        if (MAY_IMPORT[folder]!.includes(target)) continue;
+        if ((WIRE_FORMATS[folder] ?? []).some((wire) => isUnder(importedPath(file, specifier), wire))) continue;
+        violations.push(`${path.relative(SRC, file)} imports ${specifier} (${folder} -> ${target})`);
+      }
+    }
+    expect(violations).to.deep.equal([]);
+  });
+
+  it("keeps the wire formats services may read free of the rest of the domain", () => {
+    const violations: string[] = [];
+    for (const wire of new Set(Object.values(WIRE_FORMATS).flat())) {
+      for (const file of sourceFiles(path.join(SRC, wire))) {
+        for (const match of fs.readFileSync(file, "utf8").matchAll(/(?:from\s+|import\s*\(\s*)"(\.[^"]+)"/g)) {
+          const target = importedPath(file, match[1]!);
+          if (isUnder(target, wire)) continue;
+          if (!WIRE_FORMAT_IMPORTS.some((allowed) => isUnder(target, allowed))) violations.push(`${path.relative(SRC, file)} imports ${match[1]}`);
+        }
       }
     }
     expect(violations).to.deep.equal([]);

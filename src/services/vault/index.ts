@@ -5,4 +5,4 @@ export { VaultError, VaultErrorCode } from "./errors";
 export { VAULT_PATH_PREFIX, type HttpHandler } from "./http-api";
 export type { MultisigTxView } from "./view";
 export type { VaultEvent, VaultEventType } from "./events";
-export type { SqlDatabase } from "./database";
+export type { SqlDatabase } from "../sql/database";

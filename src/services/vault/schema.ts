@@ -4,7 +4,8 @@
  * reference's (`multisig_tx`, `multisig_tx_owners`); bytes are kept as lowercase hex text and
  * times as Unix seconds, so both drivers read them back alike.
  */
-import type { SqlDatabase } from "./database";
+import type { SqlDatabase } from "../sql/database";
+import { migrate } from "../sql/migrations";
 
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE multisig_tx (
@@ -35,18 +36,7 @@ const MIGRATIONS: readonly string[] = [
    );`,
 ];
 
-/** Applies the migrations not applied yet, in order, each in a transaction of its own. */
-export async function migrate(db: SqlDatabase): Promise<void> {
-  await db.query("CREATE TABLE IF NOT EXISTS vault_migrations (version integer PRIMARY KEY, applied_at bigint NOT NULL)");
-  for (const [index, sql] of MIGRATIONS.entries()) {
-    const version = index + 1;
-    await db.transaction(async (tx) => {
-      // Two vaults starting on one server: the second waits here, then sees the version applied.
-      await tx.query("SELECT pg_advisory_xact_lock(7302)");
-      const done = await tx.query("SELECT 1 FROM vault_migrations WHERE version = $1", [version]);
-      if (done.length > 0) return;
-      for (const statement of sql.split(/;\s*\n/).map((s) => s.trim()).filter((s) => s !== "")) await tx.query(statement);
-      await tx.query("INSERT INTO vault_migrations (version, applied_at) VALUES ($1, $2)", [version, Math.floor(Date.now() / 1000)]);
-    });
-  }
+/** Applies the vault's migrations not applied yet. */
+export function migrateVault(db: SqlDatabase): Promise<void> {
+  return migrate(db, { name: "vault", lockKey: 7302, migrations: MIGRATIONS });
 }

@@ -7,12 +7,12 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createPlatformChainClient, createTransport, type FetchFunction } from "../../clients";
-import type { SqlDatabase } from "./database";
+import type { SqlDatabase } from "../sql/database";
 import { VaultEvents } from "./events";
 import { createVaultHttpApi, type HttpHandler, VAULT_PATH_PREFIX } from "./http-api";
-import { openPostgresDatabase } from "./pg-database";
-import { openPgliteDatabase } from "./pglite-database";
-import { migrate } from "./schema";
+import { openPostgresDatabase } from "../sql/pg-database";
+import { openPgliteDatabase } from "../sql/pglite-database";
+import { migrateVault } from "./schema";
 import { VaultStore } from "./store";
 import { type PlatformApi, Vault } from "./vault";
 
@@ -43,7 +43,7 @@ export interface VaultService {
 export async function openVaultService(options: VaultServiceOptions): Promise<VaultService> {
   const database = options.databaseUrl !== undefined ? await openPostgresDatabase(options.databaseUrl) : await openPgliteDatabase(options.dataDir);
   try {
-    await migrate(database);
+    await migrateVault(database);
     const platform = options.platform ?? createPlatformChainClient({ transport: createTransport({ url: options.nodeUrl, fetch: options.fetch }) });
     const events = new VaultEvents();
     const vault = new Vault({ store: new VaultStore(database), platform, events, now: options.now, timestampWindowSeconds: options.timestampWindowSeconds });

@@ -6,7 +6,7 @@
  * under a transaction-scoped lock on that pair, and an issue is claimed by one conditional
  * UPDATE (two wallets issuing together: one goes to the node).
  */
-import type { SqlDatabase, SqlQueries, SqlRow } from "./database";
+import type { SqlDatabase, SqlQueries, SqlRow } from "../sql/database";
 
 /** A multisig transaction as the vault keeps it (hex without 0x; times in Unix seconds). */
 export interface StoredMultisigTx {
