@@ -75,7 +75,7 @@ export async function readAddress(db: SqlQueries, address: string, chainIds: rea
   );
   if (known.length === 0) return undefined;
   const chainId = chainIds.length === 1 ? chainIds[0]! : "";
-  const [record] = await addressRecords(db, [{ address, chainId }], chainIds, false);
+  const [record] = await addressRecords(db, [{ address, chainId: "" }], chainIds, false);
   return record === undefined ? undefined : { ...record, chainID: chainId };
 }
 
