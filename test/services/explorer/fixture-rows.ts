@@ -179,7 +179,7 @@ export async function seedFixtureRows(db: SqlQueries): Promise<void> {
   for (const block of FIXTURE_C_BLOCKS) await insertCBlock(db, block);
 }
 
-async function insertTransaction(db: SqlQueries, t: FixtureTransaction): Promise<void> {
+export async function insertTransaction(db: SqlQueries, t: FixtureTransaction): Promise<void> {
   const chainId = FIXTURE_CONTEXT.chains[t.chain];
   await db.query(
     "INSERT INTO transactions (id, chain_id, type, memo, tx_fee, genesis, accepted_at, bytes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
