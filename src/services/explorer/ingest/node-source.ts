@@ -15,6 +15,7 @@ import {
   type IndexClient,
   type JsonValue,
   NodeApiError,
+  NodeConnectionError,
   type Transport,
 } from "../../../clients";
 import type { ExplorerContext } from "../context";
@@ -47,8 +48,23 @@ export function hrpOfNetwork(networkId: number): string {
   return known[networkId] ?? "custom";
 }
 
+/**
+ * Every call the explorer makes is a read, so one that meets a closed connection (a kept-alive
+ * socket the node dropped while the explorer was busy) is sent once more before it fails.
+ */
+function retryingOnce(transport: Transport): Transport {
+  return {
+    url: transport.url,
+    call: (path, method, params, options) =>
+      transport.call(path, method, params, options).catch((error: unknown) => {
+        if (error instanceof NodeConnectionError) return transport.call(path, method, params, options);
+        throw error;
+      }),
+  };
+}
+
 export function createNodeSource(nodeUrl: string, fetch?: FetchFunction): NodeSource {
-  const transport = createTransport({ url: nodeUrl, fetch });
+  const transport = retryingOnce(createTransport({ url: nodeUrl, fetch }));
   const info = createInfoClient({ transport });
   const xvm = createExchangeChainClient({ transport });
   const cvm = createContractChainClient({ transport });
