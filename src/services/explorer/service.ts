@@ -13,7 +13,7 @@ import type { ExplorerContext } from "./context";
 import { createExplorerHttpHandler, type ExplorerHttpHandler } from "./http";
 import { storeContext } from "./ingest/chains";
 import { PageDecoder } from "./ingest/decode-page";
-import { Ingester, type IngesterOptions } from "./ingest/ingester";
+import { checkIndexesServed, Ingester, type IngesterOptions } from "./ingest/ingester";
 import { createNodeSource, type NodeSource } from "./ingest/node-source";
 import { storeTransactions } from "./ingest/store";
 import { migrateExplorer } from "./schema";
@@ -52,6 +52,7 @@ export async function openExplorerService(options: ExplorerServiceOptions): Prom
   } catch (error) {
     throw new Error(`cannot read the network from the node at ${node.url}: ${error instanceof Error ? error.message : String(error)}`);
   }
+  await checkIndexesServed(node);
   const database = options.databaseUrl !== undefined ? await openPostgresDatabase(options.databaseUrl) : await openPgliteDatabase(options.dataDir);
   try {
     await migrateExplorer(database);

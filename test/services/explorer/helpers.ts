@@ -9,14 +9,16 @@ import { ethers } from "ethers";
 import { createNodeClient, createPlatformChainClient, type Credentials, type NodeClient, type PlatformChainClient } from "../../../src/clients";
 import { contractToExchange, exchangeToContract } from "../../../src/flows/cross-chain";
 import { LOCAL_TEST_KEY } from "../../../src/network/constants";
-import { startManagedNode, type ManagedNode } from "../../helpers/managed-node";
+import { LocalNetwork } from "../../../src/node/local-network";
+import { type HttpNode, startHttpNode } from "../../../src/node/http-server";
 
 export const CREDENTIALS: Credentials = { username: "explorer-test", password: "a-Strong-passw0rd-for-tests" };
 /** 0x private key of the funded test key (LOCAL_TEST_KEY). */
 export const TEST_KEY_HEX = "0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027";
 
 export interface FundedNode {
-  managed: ManagedNode;
+  network: LocalNetwork;
+  http: HttpNode;
   url: string;
   client: NodeClient;
   platform: PlatformChainClient;
@@ -30,18 +32,21 @@ export interface FundedNode {
 }
 
 export async function startFundedNode(options: { indexEnabled?: boolean } = {}): Promise<FundedNode> {
-  const managed = await startManagedNode({ indexEnabled: options.indexEnabled ?? true });
-  const client = createNodeClient({ url: managed.url });
+  const network = await LocalNetwork.create({ management: { indexEnabled: options.indexEnabled ?? true } });
+  const { getRoutes, authorize } = network.management;
+  const http = await startHttpNode({ port: 0, routes: network.routes, getRoutes, authorize });
+  const url = http.url;
+  const client = createNodeClient({ url });
   const platform = createPlatformChainClient({ transport: client.transport });
   await client.keystore.createUser(CREDENTIALS);
   const x = await client.xvm.importKey({ credentials: CREDENTIALS, privateKey: LOCAL_TEST_KEY });
   const p = await platform.importKey({ credentials: CREDENTIALS, privateKey: LOCAL_TEST_KEY });
   const evm = await client.cvm.importKey({ credentials: CREDENTIALS, privateKey: LOCAL_TEST_KEY });
-  const provider = new ethers.JsonRpcProvider(`${managed.url}/ext/bc/C/rpc`, undefined, { staticNetwork: true, cacheTimeout: -1 });
+  const provider = new ethers.JsonRpcProvider(`${url}/ext/bc/C/rpc`, undefined, { staticNetwork: true, cacheTimeout: -1 });
   const wallet = new ethers.Wallet(TEST_KEY_HEX, provider);
   return {
     managed,
-    url: managed.url,
+    url: url,
     client,
     platform,
     x,
@@ -51,7 +56,8 @@ export async function startFundedNode(options: { indexEnabled?: boolean } = {}):
     wallet,
     close: async () => {
       provider.destroy();
-      await managed.close();
+      await http.close();
+      await network.close();
     },
   };
 }

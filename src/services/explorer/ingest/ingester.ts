@@ -43,6 +43,21 @@ export class IndexDisabledError extends Error {
   }
 }
 
+/**
+ * Throws IndexDisabledError when the node serves no index API: checked before anything is
+ * opened, so a node started without --index-enabled is told at once. Other errors (a node not
+ * reachable yet) are left to the ingester's retries.
+ */
+export async function checkIndexesServed(node: NodeSource): Promise<void> {
+  for (const index of Object.keys(EXPLORER_INDEXES) as ExplorerIndexName[]) {
+    try {
+      await node.index(index).getLastAccepted();
+    } catch (error) {
+      if (error instanceof NodeHttpError && error.status === 404) throw new IndexDisabledError(node.url, node.index(index).path);
+    }
+  }
+}
+
 export interface IngesterOptions {
   database: SqlDatabase;
   node: NodeSource;
