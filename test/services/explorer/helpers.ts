@@ -45,8 +45,9 @@ export async function startFundedNode(options: { indexEnabled?: boolean } = {}):
   const provider = new ethers.JsonRpcProvider(`${url}/ext/bc/C/rpc`, undefined, { staticNetwork: true, cacheTimeout: -1 });
   const wallet = new ethers.Wallet(TEST_KEY_HEX, provider);
   return {
-    managed,
-    url: url,
+    network,
+    http,
+    url,
     client,
     platform,
     x,
