@@ -73,3 +73,5 @@ export function createExplorerApi(options: ExplorerApiOptions): ExplorerApi {
     },
   };
 }
+
+export { mountExplorerApi } from "./mount";
