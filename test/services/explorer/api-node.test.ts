@@ -12,6 +12,8 @@ import { LOCAL_TEST_KEY } from "../../../src/network/constants";
 import { encodeCb58 } from "../../../src/encoding";
 import { startedCliNode, type CliNode } from "../../helpers/cli-node";
 import { alive } from "../../helpers/processes";
+import { ethers } from "ethers";
+import { TEST_KEY_HEX } from "./helpers";
 
 const CREDENTIALS: Credentials = { username: "explorer-api-test", password: "a-Strong-passw0rd-for-tests" };
 const bare = (address: string) => address.replace(/^[XPC]-/, "");
@@ -24,6 +26,8 @@ describe("explorer API over a real node's index (nativekit node --index-enabled)
   let from: string;
   let to: string;
   let txID: string;
+  let cHash: string;
+  let provider: ethers.JsonRpcProvider;
 
   before(async () => {
     node = await startedCliNode(["--index-enabled"]);
@@ -33,12 +37,17 @@ describe("explorer API over a real node's index (nativekit node --index-enabled)
     to = await client.xvm.createAddress({ credentials: CREDENTIALS });
     ({ txID } = await client.xvm.send({ credentials: CREDENTIALS, to, amount: 7_000_000n, assetID: "AVAX" }));
     await client.xvm.waitForTxStatus(txID);
+    provider = new ethers.JsonRpcProvider(`${node.url}/ext/bc/C/rpc`, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    const sent = await new ethers.Wallet(TEST_KEY_HEX, provider).sendTransaction({ to: "0x000000000000000000000000000000000000dEaD", value: 4242n });
+    await sent.wait();
+    cHash = sent.hash.toLowerCase();
     explorer = await startExplorerServer({ nodeUrl: node.url, pollIntervalMs: 50 });
     const { database, context } = explorer.service;
     mountExplorerApi(explorer.http, createExplorerApi({ reader: createExplorerReader(database, context), context }));
     await explorer.service.ingester.waitUntilCaughtUp(60_000);
   });
   after(async () => {
+    provider?.destroy();
     await explorer?.close();
     if (node !== undefined) {
       await node.stop();
@@ -74,6 +83,15 @@ describe("explorer API over a real node's index (nativekit node --index-enabled)
     expect(body.transactions.map((t: { id: string }) => t.id)).to.deep.equal([txID]);
     const found = await get(`/v2/search?query=${txID}`);
     expect(found.body.results[0]).to.include({ type: "transaction", score: 1 });
+  });
+
+  it("answers the contract-chain transfer and the latest block as the node has them", async () => {
+    const { body } = await get(`/v2/ctransactions?hash=${cHash}`);
+    expect(body.Transactions).to.have.length(1);
+    expect(body.Transactions[0]).to.include({ hash: cHash, value: "4242", toAddr: "0x000000000000000000000000000000000000dead" });
+    const head = await provider.getBlock("latest");
+    const latest = await get("/v2/ctxdata");
+    expect(latest.body.header).to.include({ number: String(head!.number), hash: head!.hash!.toLowerCase(), gasUsed: head!.gasUsed.toString() });
   });
 
   it("answers through the explorer's own server: 405 for POST, 404 for an unknown ID", async () => {
