@@ -63,6 +63,11 @@ async function addressRecords(db: SqlQueries, keys: readonly AddressKey[], chain
   return keys.map((k) => ({ chainID: k.chainId, address: k.address, publicKey: publicKeys.get(k.address) ?? null, assets: assets.get(`${k.address} ${k.chainId}`) ?? {} }));
 }
 
+/** Records of known addresses over all chains (chainID ""), in the given order. */
+export function addressRecordsOverAllChains(db: SqlQueries, addresses: readonly string[]): Promise<AddressRecord[]> {
+  return addressRecords(db, addresses.map((address) => ({ address, chainId: "" })), [], false);
+}
+
 /**
  * One address: over the given chains (all when empty). The record's chainID is the chain when
  * exactly one is given, else "". Undefined when the explorer has never seen the address.
