@@ -7,7 +7,7 @@
  */
 import type { SqlQueries } from "../../sql/database";
 import type { AddressAssetRecord, AddressRecord } from "../records";
-import { decodeCursor, pageOf } from "./cursor";
+import { afterCursor, pageOf } from "./cursor";
 import type { AddressesParams, Page } from "./parameters";
 import { SqlParams, int, nullableText, text } from "./sql";
 
@@ -90,10 +90,7 @@ export async function listAddresses(db: SqlQueries, p: AddressesParams): Promise
   if (p.chainIds.length > 0) where.push(`ac.chain_id = ANY(${params.bindList(p.chainIds)})`);
   if (p.addresses.length > 0) where.push(`ac.address = ANY(${params.bindList(p.addresses)})`);
   if (p.query !== undefined) where.push(`starts_with(ac.address, ${params.bind(p.query)})`);
-  if (p.cursor !== undefined) {
-    const [address, chainId] = decodeCursor(p.cursor, "ss");
-    where.push(`(ac.address, ac.chain_id) > (${params.bind(address!)}::text, ${params.bind(chainId!)}::text)`);
-  }
+  if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [["ac.address", "text"], ["ac.chain_id", "text"]]));
   const rows = await db.query(
     `SELECT ac.address, ac.chain_id FROM address_chain ac WHERE ${where.join(" AND ")} ORDER BY ac.address, ac.chain_id LIMIT ${params.bind(p.limit + 1)}`,
     params.values,

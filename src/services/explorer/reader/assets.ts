@@ -6,7 +6,7 @@
  */
 import type { SqlQueries, SqlRow } from "../../sql/database";
 import type { AssetRecord } from "../records";
-import { decodeCursor, pageOf } from "./cursor";
+import { afterCursor, pageOf } from "./cursor";
 import type { AssetsParams, Page } from "./parameters";
 import { SqlParams, int, isoTime, text } from "./sql";
 
@@ -51,10 +51,7 @@ export async function listAssets(db: SqlQueries, p: AssetsParams): Promise<Page<
     const prefix = params.bind(p.query);
     where.push(`(starts_with(a.id, ${prefix}) OR starts_with(lower(a.name), lower(${prefix})) OR starts_with(lower(a.symbol), lower(${prefix})) OR (a.alias <> '' AND starts_with(lower(a.alias), lower(${prefix}))))`);
   }
-  if (p.cursor !== undefined) {
-    const [time, id] = decodeCursor(p.cursor, "ns");
-    where.push(`(a.accepted_at, a.id) > (${params.bind(time!)}::bigint, ${params.bind(id!)}::text)`);
-  }
+  if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [["a.accepted_at", "bigint"], ["a.id", "text"]]));
   const rows = await db.query(
     `SELECT ${ASSET_COLUMNS} FROM assets a WHERE ${where.join(" AND ")} ORDER BY a.accepted_at, a.id LIMIT ${params.bind(p.limit + 1)}`,
     params.values,
