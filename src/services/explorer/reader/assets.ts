@@ -58,3 +58,24 @@ export async function listAssets(db: SqlQueries, p: AssetsParams): Promise<Page<
   );
   return pageOf(rows, p.limit, (r) => [Number(r.accepted_at), text(r, "id")], (shown) => assetRecords(db, shown));
 }
+
+/** An address holding an asset, with its balance (decimal string). */
+export interface AssetHolder {
+  address: string;
+  balance: string;
+}
+
+/**
+ * The addresses holding the asset, largest balance first (ties by address): sums of the unspent
+ * outputs each owns, over every chain. An output with several owners counts fully for each, as
+ * in the addresses' own balances.
+ */
+export async function readAssetHolders(db: SqlQueries, assetId: string, limit: number): Promise<AssetHolder[]> {
+  const rows = await db.query(
+    `SELECT oa.address, sum(o.amount)::text AS balance, sum(o.amount) AS ordering FROM outputs o JOIN output_addresses oa ON oa.output_id = o.id
+     WHERE o.asset_id = $1 AND o.redeeming_transaction_id IS NULL GROUP BY oa.address HAVING sum(o.amount) > 0
+     ORDER BY ordering DESC, oa.address LIMIT $2`,
+    [assetId, limit],
+  );
+  return rows.map((r) => ({ address: text(r, "address"), balance: text(r, "balance") }));
+}
