@@ -15,9 +15,12 @@ export class SqlParams {
     return `$${this.values.length}`;
   }
 
-  /** An SQL array of texts, for `x = ANY(…)`; one parameter whatever the list's length. */
+  /**
+   * A subquery of texts, for `x IN (…)`; one parameter whatever the list's length. (`IN` over a
+   * subquery becomes a hashed semi-join; `= ANY(ARRAY(…))` would search the list row by row.)
+   */
   bindList(values: readonly string[]): string {
-    return `ARRAY(SELECT jsonb_array_elements_text(${this.bind(JSON.stringify(values))}::jsonb))`;
+    return `(SELECT jsonb_array_elements_text(${this.bind(JSON.stringify(values))}::jsonb))`;
   }
 }
 
