@@ -70,6 +70,11 @@ describe("explorer reader (PGlite, table fixtures)", () => {
     expect(error).to.be.instanceOf(CursorError);
   });
 
+  it("list values with quotes, backslashes, commas and braces stay whole values", async () => {
+    const odd = ['a"b', "c\\d", "e,f", "{g}", "' OR 1=1 --"];
+    expect(await reader.addressChains([...odd, ALICE.address])).to.deep.equal({ ...Object.fromEntries(odd.map((v) => [v, []])), [ALICE.address]: [FIXTURE_CONTEXT.chains.X, FIXTURE_CONTEXT.chains.P] });
+  });
+
   it("an unknown ID answers undefined rather than throwing", async () => {
     expect(await reader.transaction(cb58Of("tx:none"))).to.equal(undefined);
     expect(await reader.cBlock(1234)).to.equal(undefined);

@@ -20,7 +20,7 @@ interface AddressKey {
 /** Asset statistics of these addresses, per chain or over all chains. */
 async function assetsOf(db: SqlQueries, addresses: readonly string[], chainIds: readonly string[], perChain: boolean): Promise<Map<string, Record<string, AddressAssetRecord>>> {
   const params = new SqlParams();
-  const chainFilter = chainIds.length > 0 ? `AND o.chain_id IN ${params.bindList(chainIds)}` : "";
+  const chainFilter = chainIds.length > 0 ? `AND o.chain_id = ANY(${params.bindList(chainIds)})` : "";
   const rows = await db.query(
     `SELECT oa.address, ${perChain ? "o.chain_id" : "''"} AS chain_id, o.asset_id,
        coalesce(sum(o.amount) FILTER (WHERE tx.created), 0)::text AS received,
@@ -30,7 +30,7 @@ async function assetsOf(db: SqlQueries, addresses: readonly string[], chainIds: 
        count(DISTINCT tx.id) AS transactions
      FROM output_addresses oa JOIN outputs o ON o.id = oa.output_id
      CROSS JOIN LATERAL (VALUES (true, o.transaction_id), (false, o.redeeming_transaction_id)) AS tx(created, id)
-     WHERE oa.address IN ${params.bindList(addresses)} ${chainFilter}
+     WHERE oa.address = ANY(${params.bindList(addresses)}) ${chainFilter}
      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     params.values,
   );
@@ -57,7 +57,7 @@ async function addressRecords(db: SqlQueries, keys: readonly AddressKey[], chain
   const addresses = [...new Set(keys.map((k) => k.address))];
   const params = new SqlParams();
   const publicKeys = new Map(
-    (await db.query(`SELECT address, public_key FROM addresses WHERE address IN ${params.bindList(addresses)}`, params.values)).map((r) => [text(r, "address"), nullableText(r, "public_key")]),
+    (await db.query(`SELECT address, public_key FROM addresses WHERE address = ANY(${params.bindList(addresses)})`, params.values)).map((r) => [text(r, "address"), nullableText(r, "public_key")]),
   );
   const assets = await assetsOf(db, addresses, chainIds, perChain);
   return keys.map((k) => ({ chainID: k.chainId, address: k.address, publicKey: publicKeys.get(k.address) ?? null, assets: assets.get(`${k.address} ${k.chainId}`) ?? {} }));
@@ -87,8 +87,8 @@ export async function readAddress(db: SqlQueries, address: string, chainIds: rea
 export async function listAddresses(db: SqlQueries, p: AddressesParams): Promise<Page<AddressRecord>> {
   const params = new SqlParams();
   const where = [`ac.first_seen_at >= ${params.bind(p.startTime)}`, `ac.first_seen_at <= ${params.bind(p.endTime)}`];
-  if (p.chainIds.length > 0) where.push(`ac.chain_id IN ${params.bindList(p.chainIds)}`);
-  if (p.addresses.length > 0) where.push(`ac.address IN ${params.bindList(p.addresses)}`);
+  if (p.chainIds.length > 0) where.push(`ac.chain_id = ANY(${params.bindList(p.chainIds)})`);
+  if (p.addresses.length > 0) where.push(`ac.address = ANY(${params.bindList(p.addresses)})`);
   if (p.query !== undefined) where.push(`starts_with(ac.address, ${params.bind(p.query)})`);
   if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [["ac.address", "text"], ["ac.chain_id", "text"]]));
   const rows = await db.query(
@@ -107,7 +107,7 @@ export async function listAddresses(db: SqlQueries, p: AddressesParams): Promise
 export async function readAddressChains(db: SqlQueries, addresses: readonly string[]): Promise<Record<string, string[]>> {
   const params = new SqlParams();
   const rows = await db.query(
-    `SELECT address, chain_id FROM address_chain WHERE address IN ${params.bindList(addresses)} ORDER BY address, first_seen_at, chain_id`,
+    `SELECT address, chain_id FROM address_chain WHERE address = ANY(${params.bindList(addresses)}) ORDER BY address, first_seen_at, chain_id`,
     params.values,
   );
   const chains: Record<string, string[]> = Object.fromEntries(addresses.map((a) => [a, [] as string[]]));

@@ -55,11 +55,11 @@ async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: Aggreg
   const end = params.bind(p.endTime);
   const chains = p.chainIds.length > 0 ? params.bindList(p.chainIds) : undefined;
   const outputFilter = [`o.accepted_at >= ${start}`, `o.accepted_at <= ${end}`];
-  if (chains !== undefined) outputFilter.push(`o.created_on_chain_id IN ${chains}`);
+  if (chains !== undefined) outputFilter.push(`o.created_on_chain_id = ANY(${chains})`);
   if (p.assetId !== undefined) outputFilter.push(`o.asset_id = ${params.bind(p.assetId)}`);
   const volumeAsset = params.bind(p.assetId ?? context.nativeAssetId);
   const transactionFilter = [`t.accepted_at >= ${start}`, `t.accepted_at <= ${end}`];
-  if (chains !== undefined) transactionFilter.push(`t.chain_id IN ${chains}`);
+  if (chains !== undefined) transactionFilter.push(`t.chain_id = ANY(${chains})`);
   if (p.assetId !== undefined) transactionFilter.push(`EXISTS (SELECT 1 FROM windowed w WHERE w.transaction_id = t.id)`);
   const rows = await db.query(
     `WITH windowed AS (
@@ -87,7 +87,7 @@ export async function readTxfeeAggregates(db: SqlQueries, p: TxfeeAggregatesPara
   const fees = async (size: IntervalSize | undefined): Promise<Map<string, string>> => {
     const params = new SqlParams();
     const where = [`t.accepted_at >= ${params.bind(p.startTime)}`, `t.accepted_at <= ${params.bind(p.endTime)}`];
-    if (p.chainIds.length > 0) where.push(`t.chain_id IN ${params.bindList(p.chainIds)}`);
+    if (p.chainIds.length > 0) where.push(`t.chain_id = ANY(${params.bindList(p.chainIds)})`);
     const rows = await db.query(
       `SELECT ${bucketSql(params, "t.accepted_at", size)} AS bucket, sum(t.tx_fee)::text AS txfee FROM transactions t WHERE ${where.join(" AND ")} GROUP BY 1`,
       params.values,

@@ -18,7 +18,7 @@ export async function assetRecords(db: SqlQueries, rows: readonly SqlRow[]): Pro
   const supplies = new Map(
     (
       await db.query(
-        `SELECT asset_id, sum(amount)::text AS supply FROM outputs WHERE asset_id IN ${params.bindList(rows.map((r) => text(r, "id")))}
+        `SELECT asset_id, sum(amount)::text AS supply FROM outputs WHERE asset_id = ANY(${params.bindList(rows.map((r) => text(r, "id")))})
          AND redeeming_transaction_id IS NULL GROUP BY asset_id`,
         params.values,
       )
@@ -46,7 +46,7 @@ export async function readAsset(db: SqlQueries, id: string): Promise<AssetRecord
 export async function listAssets(db: SqlQueries, p: AssetsParams): Promise<Page<AssetRecord>> {
   const params = new SqlParams();
   const where = [`a.accepted_at >= ${params.bind(p.startTime)}`, `a.accepted_at <= ${params.bind(p.endTime)}`];
-  if (p.chainIds.length > 0) where.push(`a.chain_id IN ${params.bindList(p.chainIds)}`);
+  if (p.chainIds.length > 0) where.push(`a.chain_id = ANY(${params.bindList(p.chainIds)})`);
   if (p.query !== undefined) {
     const prefix = params.bind(p.query);
     where.push(`(starts_with(a.id, ${prefix}) OR starts_with(lower(a.name), lower(${prefix})) OR starts_with(lower(a.symbol), lower(${prefix})) OR (a.alias <> '' AND starts_with(lower(a.alias), lower(${prefix}))))`);

@@ -113,7 +113,7 @@ export async function listCBlocks(db: SqlQueries, p: CBlocksParams): Promise<CBl
     const where = rangeSql(params, "c.block_number", p);
     if (p.addresses.length > 0) {
       const addresses = params.bindList(p.addresses);
-      where.push(`(c.from_addr IN ${addresses} OR c.to_addr IN ${addresses})`);
+      where.push(`(c.from_addr = ANY(${addresses}) OR c.to_addr = ANY(${addresses}))`);
     }
     if (p.transactionId !== undefined) {
       // Start at this index within the newest block of the range, then go down.

@@ -20,7 +20,7 @@ export async function cTransactionRecords(db: SqlQueries, rows: readonly SqlRow[
   const params = new SqlParams();
   const logs = await db.query(
     `SELECT transaction_hash, log_index, block_number::text AS block_number, address, topics, data FROM c_logs
-     WHERE transaction_hash IN ${params.bindList(rows.map((r) => text(r, "hash")))} ORDER BY block_number, log_index`,
+     WHERE transaction_hash = ANY(${params.bindList(rows.map((r) => text(r, "hash")))}) ORDER BY block_number, log_index`,
     params.values,
   );
   const logsOf = groupBy(logs, "transaction_hash");

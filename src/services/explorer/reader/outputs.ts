@@ -17,7 +17,7 @@ export async function outputRecords(db: SqlQueries, rows: readonly SqlRow[]): Pr
   if (rows.length === 0) return [];
   const params = new SqlParams();
   const owners = await db.query(
-    `SELECT output_id, address FROM output_addresses WHERE output_id IN ${params.bindList(rows.map((r) => text(r, "id")))} ORDER BY output_id, position`,
+    `SELECT output_id, address FROM output_addresses WHERE output_id = ANY(${params.bindList(rows.map((r) => text(r, "id")))}) ORDER BY output_id, position`,
     params.values,
   );
   const addressesOf = groupBy(owners, "output_id");
@@ -44,7 +44,7 @@ export async function outputRecords(db: SqlQueries, rows: readonly SqlRow[]): Pr
 export async function outputRowsByIds(db: SqlQueries, ids: readonly string[]): Promise<SqlRow[]> {
   if (ids.length === 0) return [];
   const params = new SqlParams();
-  return db.query(`SELECT ${OUTPUT_COLUMNS} FROM outputs o WHERE o.id IN ${params.bindList(ids)}`, params.values);
+  return db.query(`SELECT ${OUTPUT_COLUMNS} FROM outputs o WHERE o.id = ANY(${params.bindList(ids)})`, params.values);
 }
 
 /** The outputs each of these transactions created, in output order. */
@@ -52,7 +52,7 @@ export async function outputsOfTransactions(db: SqlQueries, transactionIds: read
   if (transactionIds.length === 0) return new Map();
   const params = new SqlParams();
   const rows = await db.query(
-    `SELECT ${OUTPUT_COLUMNS} FROM outputs o WHERE o.transaction_id IN ${params.bindList(transactionIds)} ORDER BY o.transaction_id, o.output_index`,
+    `SELECT ${OUTPUT_COLUMNS} FROM outputs o WHERE o.transaction_id = ANY(${params.bindList(transactionIds)}) ORDER BY o.transaction_id, o.output_index`,
     params.values,
   );
   const records = await outputRecords(db, rows);
@@ -73,8 +73,8 @@ export async function readOutput(db: SqlQueries, id: string): Promise<OutputReco
 export async function listOutputs(db: SqlQueries, p: OutputsParams): Promise<Page<OutputRecord>> {
   const params = new SqlParams();
   const where = [`o.accepted_at >= ${params.bind(p.startTime)}`, `o.accepted_at <= ${params.bind(p.endTime)}`];
-  if (p.chainIds.length > 0) where.push(`o.chain_id IN ${params.bindList(p.chainIds)}`);
-  if (p.addresses.length > 0) where.push(`EXISTS (SELECT 1 FROM output_addresses oa WHERE oa.output_id = o.id AND oa.address IN ${params.bindList(p.addresses)})`);
+  if (p.chainIds.length > 0) where.push(`o.chain_id = ANY(${params.bindList(p.chainIds)})`);
+  if (p.addresses.length > 0) where.push(`EXISTS (SELECT 1 FROM output_addresses oa WHERE oa.output_id = o.id AND oa.address = ANY(${params.bindList(p.addresses)}))`);
   if (p.spent !== undefined) where.push(p.spent ? "o.redeeming_transaction_id IS NOT NULL" : "o.redeeming_transaction_id IS NULL");
   if (p.query !== undefined) where.push(`starts_with(o.id, ${params.bind(p.query)})`);
   if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [["o.accepted_at", "bigint"], ["o.id", "text"]]));

@@ -1,6 +1,6 @@
 /**
  * Building the reader's SQL with bound parameters only: every value goes through `bind` (a `$n`
- * placeholder), lists through `bindList` (one JSON parameter unpacked by the server), so no
+ * placeholder), lists through `bindList` (one array parameter, each element quoted), so no
  * caller's text ever becomes SQL. The only words spliced into statements come from whitelists
  * in this folder (sort directions, interval units).
  */
@@ -16,11 +16,12 @@ export class SqlParams {
   }
 
   /**
-   * A subquery of texts, for `x IN (…)`; one parameter whatever the list's length. (`IN` over a
-   * subquery becomes a hashed semi-join; `= ANY(ARRAY(…))` would search the list row by row.)
+   * A text array, for `x = ANY(…)`; one parameter whatever the list's length, written as an
+   * array literal with every element quoted and escaped. The server folds the cast into a
+   * constant, so a short list is a few index lookups and a long one a hashed test.
    */
   bindList(values: readonly string[]): string {
-    return `(SELECT jsonb_array_elements_text(${this.bind(JSON.stringify(values))}::jsonb))`;
+    return `${this.bind(`{${values.map((v) => `"${v.replace(/[\\"]/g, "\\$&")}"`).join(",")}}`)}::text[]`;
   }
 }
 

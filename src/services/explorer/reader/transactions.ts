@@ -20,13 +20,13 @@ export async function transactionRecords(db: SqlQueries, rows: readonly SqlRow[]
   const ids = rows.map((r) => text(r, "id"));
   const inputsParams = new SqlParams();
   const inputs = await db.query(
-    `SELECT transaction_id, position, output_id FROM transaction_inputs WHERE transaction_id IN ${inputsParams.bindList(ids)} ORDER BY transaction_id, position`,
+    `SELECT transaction_id, position, output_id FROM transaction_inputs WHERE transaction_id = ANY(${inputsParams.bindList(ids)}) ORDER BY transaction_id, position`,
     inputsParams.values,
   );
   const credentialsParams = new SqlParams();
   const credentials = await db.query(
     `SELECT transaction_id, input_position, address, public_key, signature FROM input_credentials
-     WHERE transaction_id IN ${credentialsParams.bindList(ids)} ORDER BY transaction_id, input_position, position`,
+     WHERE transaction_id = ANY(${credentialsParams.bindList(ids)}) ORDER BY transaction_id, input_position, position`,
     credentialsParams.values,
   );
   const spent = new Map((await outputRecords(db, await outputRowsByIds(db, inputs.map((i) => text(i, "output_id"))))).map((o) => [o.id, o]));
@@ -67,7 +67,7 @@ async function totals(db: SqlQueries, ids: readonly string[], join: string, tran
   const params = new SqlParams();
   const rows = await db.query(
     `SELECT ${transactionColumn} AS transaction_id, o.asset_id, sum(o.amount)::text AS total FROM outputs o ${join}
-     WHERE ${transactionColumn} IN ${params.bindList(ids)} GROUP BY 1, 2 ORDER BY 1, 2`,
+     WHERE ${transactionColumn} = ANY(${params.bindList(ids)}) GROUP BY 1, 2 ORDER BY 1, 2`,
     params.values,
   );
   const byTransaction = new Map<string, Record<string, string>>();
@@ -84,7 +84,7 @@ async function totals(db: SqlQueries, ids: readonly string[], join: string, tran
 export async function transactionRowsByIds(db: SqlQueries, ids: readonly string[]): Promise<SqlRow[]> {
   if (ids.length === 0) return [];
   const params = new SqlParams();
-  return db.query(`SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE t.id IN ${params.bindList(ids)}`, params.values);
+  return db.query(`SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE t.id = ANY(${params.bindList(ids)})`, params.values);
 }
 
 export async function readTransaction(db: SqlQueries, id: string): Promise<TransactionRecord | undefined> {
@@ -95,9 +95,9 @@ export async function readTransaction(db: SqlQueries, id: string): Promise<Trans
 export async function listTransactions(db: SqlQueries, p: TransactionsParams): Promise<Page<TransactionRecord>> {
   const params = new SqlParams();
   const where = [`t.accepted_at >= ${params.bind(p.startTime)}`, `t.accepted_at <= ${params.bind(p.endTime)}`];
-  if (p.chainIds.length > 0) where.push(`t.chain_id IN ${params.bindList(p.chainIds)}`);
+  if (p.chainIds.length > 0) where.push(`t.chain_id = ANY(${params.bindList(p.chainIds)})`);
   if (p.addresses.length > 0) {
-    where.push(`EXISTS (SELECT 1 FROM address_transactions at WHERE at.transaction_id = t.id AND at.address IN ${params.bindList(p.addresses)})`);
+    where.push(`EXISTS (SELECT 1 FROM address_transactions at WHERE at.transaction_id = t.id AND at.address = ANY(${params.bindList(p.addresses)}))`);
   }
   if (p.assetId !== undefined) {
     const asset = params.bind(p.assetId);
