@@ -23,6 +23,7 @@ import type { DecodedContainer, OutputRow, TransactionRow } from "./rows";
 
 /** The empty ID (32 zero bytes): the transaction ID of the platform chain's genesis UTXOs. */
 const EMPTY_ID = encodeCb58(new Uint8Array(32));
+const CONTRACT_BLOCKS_AT_ONCE = 16;
 
 export interface DecodedPage {
   containers: DecodedContainer[];
@@ -43,8 +44,12 @@ export class PageDecoder {
   ) {}
 
   async decode(name: ExplorerIndexName, page: readonly IndexContainer[]): Promise<DecodedPage> {
+    // Contract-chain blocks wait on the node (block and receipts): several are asked at once.
+    const parallel = name === "C-block" ? CONTRACT_BLOCKS_AT_ONCE : 1;
     const containers: DecodedContainer[] = [];
-    for (const container of page) containers.push(await this.decodeContainer(name, container));
+    for (let i = 0; i < page.length; i += parallel) {
+      containers.push(...(await Promise.all(page.slice(i, i + parallel).map((c) => this.decodeContainer(name, c)))));
+    }
     const transactions = containers.flatMap((c) => c.transactions);
     const extra = await this.missingSources(transactions);
     if (name === "P-block" && transactions.length > 0) {
