@@ -1,6 +1,6 @@
 /**
- * The runner's messages in their protobuf JSON shape (see `proto/rpcpb/rpc.proto`): the types the
- * handlers receive and answer, the gateway's JSON and the client's results. Fields the proto marks
+ * The network runner's messages in their protobuf JSON shape (see `proto/rpcpb/rpc.proto`): the
+ * gateway's JSON, the client's results, and the types the runner's handlers receive and answer. Fields the proto marks
  * `optional` are absent when unset; every other field is always present.
  */
 
