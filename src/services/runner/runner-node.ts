@@ -19,7 +19,7 @@ export const OUTPUT_LOG = "output.log";
 /** Time allowed for one health.health or info.getNodeID call. */
 const CALL_TIMEOUT_MS = 2_000;
 /** Pause between two health polls while a node starts. */
-const POLL_MS = 200;
+const POLL_MS = 100;
 /** Lines of a node's log quoted when it fails. */
 const TAIL_LINES = 20;
 

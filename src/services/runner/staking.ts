@@ -8,12 +8,11 @@
  *
  * The key is RSA-2048: the reference node accepts 2048- and 4096-bit RSA staking keys, and a
  * 2048-bit key is made several times faster, which is most of a network's start-up on a small
- * machine. The certificate is built with node-forge (Node has no API to issue certificates), as
- * nativekit's node builds its own.
+ * machine. The certificate is built with node-forge (Node has no API to issue certificates).
  */
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { generateKeyPair, randomBytes, X509Certificate } from "node:crypto";
+import { generateKeyPair, randomBytes, sign, X509Certificate } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -22,6 +21,11 @@ import type forgeModule from "node-forge";
 import { encodeCb58 } from "../../encoding";
 
 export const STAKING_KEY_BITS = 2048;
+
+/** node-forge's builder of a certificate's to-be-signed part, missing from its type declarations. */
+interface ForgeTbs {
+  getTBSCertificate(cert: forgeModule.pki.Certificate): forgeModule.asn1.Asn1;
+}
 
 export interface StakingFiles {
   readonly certFile: string;
@@ -52,13 +56,15 @@ export async function ensureStakingFiles(dir: string): Promise<StakingFiles> {
   return { certFile, keyFile, nodeId: nodeIdOfCertificate(new Uint8Array(new X509Certificate(certificatePem).raw)) };
 }
 
+/**
+ * node-forge builds the certificate's to-be-signed part; `node:crypto` signs it (forge's own RSA
+ * signing, in JavaScript, costs more than the key generation on a busy machine).
+ */
 async function makeCertificate(): Promise<{ certificatePem: string; keyPem: string }> {
-  const { privateKey } = await promisify(generateKeyPair)("rsa", { modulusLength: STAKING_KEY_BITS, publicExponent: 65537 });
-  const keyPem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const { privateKey, publicKey } = await promisify(generateKeyPair)("rsa", { modulusLength: STAKING_KEY_BITS, publicExponent: 65537 });
   const forge: typeof forgeModule = (await import("node-forge")).default;
-  const key = forge.pki.privateKeyFromPem(keyPem) as forgeModule.pki.rsa.PrivateKey;
   const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
+  cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: "spki", format: "pem" }).toString());
   const serial = randomBytes(16);
   serial[0]! &= 0x7f; // a positive serial number
   cert.serialNumber = serial.toString("hex");
@@ -70,6 +76,10 @@ async function makeCertificate(): Promise<{ certificatePem: string; keyPem: stri
     { name: "basicConstraints", cA: false },
     { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
   ]);
-  cert.sign(key, forge.md.sha256.create());
-  return { certificatePem: forge.pki.certificateToPem(cert), keyPem };
+  const algorithm = forge.pki.oids.sha256WithRSAEncryption!;
+  cert.signatureOid = algorithm;
+  cert.siginfo.algorithmOid = algorithm;
+  const toBeSigned = Buffer.from(forge.asn1.toDer((forge.pki as unknown as ForgeTbs).getTBSCertificate(cert)).getBytes(), "binary");
+  cert.signature = sign("sha256", toBeSigned, privateKey).toString("binary");
+  return { certificatePem: forge.pki.certificateToPem(cert), keyPem: privateKey.export({ type: "pkcs8", format: "pem" }).toString() };
 }

@@ -7,6 +7,7 @@ import { expect } from "chai";
 import fs from "node:fs";
 import path from "node:path";
 import { alive } from "../../helpers/processes";
+import type { StartResponse } from "../../../src/clients/runner";
 import { expectRefusal, REFERENCE_NODE_STAND_IN, standInArguments, standInStart, startTestRunner, type TestRunner } from "./helpers";
 
 const FAILED_PRECONDITION = 9;
@@ -25,16 +26,15 @@ function processState(pid: number): string {
 
 describe("network runner: gateway", function () {
   this.timeout(60_000);
-  let runner: TestRunner;
-
-  beforeEach(async () => {
-    runner = await startTestRunner();
-  });
-  afterEach(async () => {
-    await runner.close();
-  });
-
   describe("before a start", () => {
+    let runner: TestRunner;
+    beforeEach(async () => {
+      runner = await startTestRunner();
+    });
+    afterEach(async () => {
+      await runner.close();
+    });
+
     it("answers ping with the runner's pid", async () => {
       expect(await runner.client.ping()).to.deep.equal({ pid: process.pid });
     });
@@ -97,9 +97,19 @@ describe("network runner: gateway", function () {
     });
   });
 
-  describe("a started network", () => {
-    it("starts numNodes nodes named node1…, each healthy with its own NodeID, dirs and pid", async () => {
-      const { clusterInfo, chainIds } = await standInStart(runner, 3);
+  describe("a started three-node network (shared by these read-only tests)", () => {
+    let runner: TestRunner;
+    let started: StartResponse;
+    before(async () => {
+      runner = await startTestRunner();
+      started = await standInStart(runner, 3, { globalNodeConfig: JSON.stringify({ "log-format": "json" }) });
+    });
+    after(async () => {
+      await runner.close();
+    });
+
+    it("starts numNodes nodes named node1…, each healthy with its own NodeID, dirs and pid", () => {
+      const { clusterInfo, chainIds } = started;
       expect(chainIds).to.deep.equal([]);
       expect(clusterInfo!.nodeNames).to.deep.equal(["node1", "node2", "node3"]);
       expect(clusterInfo!.healthy).to.equal(true);
@@ -118,36 +128,111 @@ describe("network runner: gateway", function () {
       expect(runner.server.control.nodePids).to.have.length(3);
     });
 
-    it("passes the manual-network flags: node1 without bootstrap flags, the others bootstrapping from node1", async () => {
-      const { clusterInfo } = await standInStart(runner, 2, { globalNodeConfig: JSON.stringify({ "log-format": "json" }), customNodeConfigs: {} });
-      const [node1, node2] = [clusterInfo!.nodeInfos.node1!, clusterInfo!.nodeInfos.node2!];
-      const config1 = decodeConfig(node1.config);
-      const config2 = decodeConfig(node2.config);
-      const staking = (info: typeof node1) => path.join(clusterInfo!.rootDataDir, info.name, "staking");
+    it("passes the manual-network flags: node1 without bootstrap flags, the others bootstrapping from node1", () => {
+      const { clusterInfo } = started;
+      const staking = (name: string) => path.join(clusterInfo!.rootDataDir, name, "staking");
+      const node1 = clusterInfo!.nodeInfos.node1!;
+      const stakingPort1 = decodeConfig(node1.config)["staking-port"];
       expect(standInArguments(node1.dbDir)).to.deep.equal([
         "--public-ip=127.0.0.1",
         `--http-port=${new URL(node1.uri).port}`,
-        `--staking-port=${config1["staking-port"]}`,
+        `--staking-port=${stakingPort1}`,
         `--db-dir=${node1.dbDir}`,
         "--network-id=12345",
-        `--staking-tls-cert-file=${staking(node1)}/staker.crt`,
-        `--staking-tls-key-file=${staking(node1)}/staker.key`,
+        `--staking-tls-cert-file=${staking("node1")}/staker.crt`,
+        `--staking-tls-key-file=${staking("node1")}/staker.key`,
         "--index-enabled=true",
         "--log-format=json",
       ]);
-      expect(standInArguments(node2.dbDir)).to.deep.equal([
-        "--public-ip=127.0.0.1",
-        `--http-port=${new URL(node2.uri).port}`,
-        `--staking-port=${config2["staking-port"]}`,
-        `--db-dir=${node2.dbDir}`,
-        "--network-id=12345",
-        `--bootstrap-ips=127.0.0.1:${config1["staking-port"]}`,
-        `--bootstrap-ids=${node1.id}`,
-        `--staking-tls-cert-file=${staking(node2)}/staker.crt`,
-        `--staking-tls-key-file=${staking(node2)}/staker.key`,
-        "--index-enabled=true",
-        "--log-format=json",
-      ]);
+      for (const name of ["node2", "node3"]) {
+        const node = clusterInfo!.nodeInfos[name]!;
+        expect(standInArguments(node.dbDir)).to.deep.equal([
+          "--public-ip=127.0.0.1",
+          `--http-port=${new URL(node.uri).port}`,
+          `--staking-port=${decodeConfig(node.config)["staking-port"]}`,
+          `--db-dir=${node.dbDir}`,
+          "--network-id=12345",
+          `--bootstrap-ips=127.0.0.1:${stakingPort1}`,
+          `--bootstrap-ids=${node1.id}`,
+          `--staking-tls-cert-file=${staking(name)}/staker.crt`,
+          `--staking-tls-key-file=${staking(name)}/staker.key`,
+          "--index-enabled=true",
+          "--log-format=json",
+        ]);
+      }
+    });
+
+    it("gives every node its own ports", () => {
+      const ports = Object.values(started.clusterInfo!.nodeInfos).flatMap((n) => {
+        const config = decodeConfig(n.config);
+        return [config["http-port"], config["staking-port"]];
+      });
+      expect(new Set(ports).size).to.equal(6);
+    });
+
+    it("emits every field of the cluster info, populated or not", async () => {
+      const response = await fetch(`${runner.server.gatewayUrl}/v1/control/status`, { method: "POST" });
+      const { clusterInfo } = (await response.json()) as { clusterInfo: Record<string, unknown> & { nodeInfos: Record<string, Record<string, unknown>> } };
+      expect(Object.keys(clusterInfo).sort()).to.deep.equal(
+        ["attachedPeerInfos", "customChains", "customChainsHealthy", "healthy", "logRootDir", "networkId", "nodeInfos", "nodeNames", "pid", "rootDataDir", "subnets"].sort(),
+      );
+      expect(Object.keys(clusterInfo.nodeInfos.node1!).sort()).to.deep.equal(
+        ["config", "dbDir", "execPath", "id", "logDir", "name", "paused", "pluginDir", "uri", "whitelistedSubnets"].sort(),
+      );
+      expect(clusterInfo.nodeInfos.node1!.pluginDir).to.equal("");
+    });
+
+    it("refuses a second start with \"already bootstrapped\"", async () => {
+      await expectRefusal(standInStart(runner, 1), FAILED_PRECONDITION, 400, "already bootstrapped");
+    });
+
+    it("answers uris sorted, one per node", async () => {
+      const { uris } = await runner.client.uris();
+      expect(uris).to.deep.equal(Object.values(started.clusterInfo!.nodeInfos).map((n) => n.uri).sort());
+      expect(uris).to.have.length(3);
+    });
+
+    it("answers health, status and waitforhealthy healthy while every node is", async () => {
+      expect((await runner.client.health()).clusterInfo!.healthy).to.equal(true);
+      expect((await runner.client.status()).clusterInfo!.healthy).to.equal(true);
+      expect((await runner.client.waitForHealthy()).clusterInfo!.healthy).to.equal(true);
+    });
+
+    it("refuses to add a node under a name in use", async () => {
+      await expectRefusal(runner.client.addNode({ name: "node1" }), ALREADY_EXISTS, 409, 'node name "node1" is already in use');
+    });
+
+    it("refuses a node name that is not a plain name", async () => {
+      await expectRefusal(runner.client.addNode({ name: "../escape" }), INVALID_ARGUMENT, 400, "invalid node name");
+    });
+
+    for (const [method, call] of [
+      ["removenode", (r: TestRunner) => r.client.removeNode("node7")],
+      ["restartnode", (r: TestRunner) => r.client.restartNode({ name: "node7" })],
+      ["pausenode", (r: TestRunner) => r.client.pauseNode("node7")],
+      ["resumenode", (r: TestRunner) => r.client.resumeNode("node7")],
+    ] as const) {
+      it(`refuses ${method} of an unknown node with "node not found"`, async () => {
+        await expectRefusal(call(runner), NOT_FOUND, 404, "node not found");
+      });
+    }
+
+    it("streams the cluster: one status at once, then one per push interval", async () => {
+      const received: (string[] | undefined)[] = [];
+      const stream = await runner.client.streamStatus(50, (status) => received.push(status.clusterInfo?.nodeNames));
+      while (received.length < 3) await new Promise((r) => setTimeout(r, 20));
+      stream.close();
+      expect(received[0]).to.deep.equal(["node1", "node2", "node3"]);
+    });
+  });
+
+  describe("changing a network", () => {
+    let runner: TestRunner;
+    beforeEach(async () => {
+      runner = await startTestRunner();
+    });
+    afterEach(async () => {
+      await runner.close();
     });
 
     it("reports each node's flags as its config (base64 JSON)", async () => {
@@ -171,38 +256,6 @@ describe("network runner: gateway", function () {
       });
       expect(response.status).to.equal(200);
       expect(((await response.json()) as { clusterInfo: { nodeNames: string[] } }).clusterInfo.nodeNames).to.deep.equal(["node1"]);
-    });
-
-    it("emits every field of the cluster info, populated or not", async () => {
-      await standInStart(runner, 1);
-      const response = await fetch(`${runner.server.gatewayUrl}/v1/control/status`, { method: "POST" });
-      const { clusterInfo } = (await response.json()) as { clusterInfo: Record<string, unknown> & { nodeInfos: Record<string, Record<string, unknown>> } };
-      expect(Object.keys(clusterInfo).sort()).to.deep.equal(
-        ["attachedPeerInfos", "customChains", "customChainsHealthy", "healthy", "logRootDir", "networkId", "nodeInfos", "nodeNames", "pid", "rootDataDir", "subnets"].sort(),
-      );
-      expect(Object.keys(clusterInfo.nodeInfos.node1!).sort()).to.deep.equal(
-        ["config", "dbDir", "execPath", "id", "logDir", "name", "paused", "pluginDir", "uri", "whitelistedSubnets"].sort(),
-      );
-      expect(clusterInfo.nodeInfos.node1!.pluginDir).to.equal("");
-    });
-
-    it("refuses a second start with \"already bootstrapped\"", async () => {
-      await standInStart(runner, 1);
-      await expectRefusal(standInStart(runner, 1), FAILED_PRECONDITION, 400, "already bootstrapped");
-    });
-
-    it("answers uris sorted, one per node", async () => {
-      const { clusterInfo } = await standInStart(runner, 3);
-      const { uris } = await runner.client.uris();
-      expect(uris).to.deep.equal(Object.values(clusterInfo!.nodeInfos).map((n) => n.uri).sort());
-      expect(uris).to.have.length(3);
-    });
-
-    it("answers health and status healthy while every node is", async () => {
-      await standInStart(runner, 2);
-      expect((await runner.client.health()).clusterInfo!.healthy).to.equal(true);
-      expect((await runner.client.status()).clusterInfo!.healthy).to.equal(true);
-      expect((await runner.client.waitForHealthy()).clusterInfo!.healthy).to.equal(true);
     });
 
     it("shows a node that died unexpectedly as unhealthy in status and health", async () => {
@@ -233,16 +286,6 @@ describe("network runner: gateway", function () {
       expect((await runner.client.addNode({})).clusterInfo!.nodeNames).to.deep.equal(["node1", "node2"]);
     });
 
-    it("refuses to add a node under a name in use", async () => {
-      await standInStart(runner, 1);
-      await expectRefusal(runner.client.addNode({ name: "node1" }), ALREADY_EXISTS, 409, 'node name "node1" is already in use');
-    });
-
-    it("refuses a node name that is not a plain name", async () => {
-      await standInStart(runner, 1);
-      await expectRefusal(runner.client.addNode({ name: "../escape" }), INVALID_ARGUMENT, 400, "invalid node name");
-    });
-
     it("removes a node: its process ends and it leaves the cluster", async () => {
       await standInStart(runner, 2);
       const pids = runner.server.control.nodePids;
@@ -252,17 +295,6 @@ describe("network runner: gateway", function () {
       expect(alive(pids[0]!)).to.equal(true);
     });
 
-    for (const [method, call] of [
-      ["removenode", (r: TestRunner) => r.client.removeNode("node7")],
-      ["restartnode", (r: TestRunner) => r.client.restartNode({ name: "node7" })],
-      ["pausenode", (r: TestRunner) => r.client.pauseNode("node7")],
-      ["resumenode", (r: TestRunner) => r.client.resumeNode("node7")],
-    ] as const) {
-      it(`refuses ${method} of an unknown node with "node not found"`, async () => {
-        await standInStart(runner, 1);
-        await expectRefusal(call(runner), NOT_FOUND, 404, "node not found");
-      });
-    }
 
     it("restarts a node in a new process on the same db dir, ports and NodeID", async () => {
       const { clusterInfo: before } = await standInStart(runner, 2);
@@ -315,13 +347,5 @@ describe("network runner: gateway", function () {
       expect((await standInStart(runner, 2)).clusterInfo!.nodeNames).to.deep.equal(["node1", "node2"]);
     });
 
-    it("streams the cluster: one status at once, then one per push interval", async () => {
-      await standInStart(runner, 1);
-      const received: (string[] | undefined)[] = [];
-      const stream = await runner.client.streamStatus(50, (status) => received.push(status.clusterInfo?.nodeNames));
-      while (received.length < 3) await new Promise((r) => setTimeout(r, 20));
-      stream.close();
-      expect(received[0]).to.deep.equal(["node1"]);
-    });
   });
 });
