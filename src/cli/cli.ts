@@ -7,6 +7,8 @@
  * the code it resolves to.
  */
 import { runTransferCommand, TRANSFER_USAGE } from "./transfer-command";
+import { NETWORK_USAGE, runNetworkCommand } from "./network-command";
+import { NETWORK_RUNNER_USAGE, runNetworkRunnerCommand } from "./network-runner-command";
 import { createNodeVaultMount, runVaultCommand, VAULT_USAGE } from "./vault-command";
 import { type Authorize, type GetHandler, type HttpNode, startHttpNode } from "../node/http-server";
 import type { Dispatch, OpenSession } from "../rpc/types";
@@ -111,6 +113,8 @@ Commands:
   x-to-c          Move an asset from the exchange chain to the contract chain
   c-to-x          Move an asset from the contract chain to the exchange chain
   vault           Start the multisig vault (/v1/multisig) beside a node
+  network-runner  Start the local network runner (gRPC and HTTP gateway) for multi-node networks
+  network         start | status | uris | health | stop a network through a running runner
   help [command]  Show help for nativekit or for a command
 
 Options:
@@ -136,6 +140,10 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
         deps.stdout(NODE_USAGE);
       } else if (command === "help" && rest[0] === "vault") {
         deps.stdout(VAULT_USAGE);
+      } else if (command === "help" && rest[0] === "network-runner") {
+        deps.stdout(NETWORK_RUNNER_USAGE);
+      } else if (command === "help" && rest[0] === "network") {
+        deps.stdout(NETWORK_USAGE);
       } else if (command === "help" && (rest[0] === "x-to-c" || rest[0] === "c-to-x")) {
         deps.stdout(TRANSFER_USAGE);
       } else if (command === "help" && rest.length > 0) {
@@ -153,6 +161,10 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
       return runNodeCommand(rest, deps);
     case "vault":
       return runVaultCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
+    case "network-runner":
+      return runNetworkRunnerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
+    case "network":
+      return runNetworkCommand(rest, { stdout: deps.stdout, stderr: deps.stderr });
     case "x-to-c":
     case "c-to-x":
       return runTransferCommand(command, rest, { stdout: deps.stdout, stderr: deps.stderr, env: deps.env ?? process.env });

@@ -4,3 +4,4 @@ export { RunnerError, RunnerMessages } from "./errors";
 export { runnerProtocol, protoPath } from "./protocol";
 export type { RunnerLog } from "./local-network";
 export type * from "./messages";
+export { nativekitExecutable } from "./node-config";
