@@ -41,6 +41,8 @@ const NODE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export class RunnerControl {
   private network: LocalNetwork | undefined;
+  /** The network a start is bringing up, until it is healthy. */
+  private starting: LocalNetwork | undefined;
   /** The cluster as the last stop left it (the reference answers it to later stops). */
   private lastClusterInfo: ClusterInfo | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -50,6 +52,11 @@ export class RunnerControl {
   /** Process IDs of the nodes now running (tests check none outlives a stop). */
   get nodePids(): number[] {
     return this.network?.pids ?? [];
+  }
+
+  /** Process IDs of the nodes of a start not finished yet. */
+  get startingPids(): number[] {
+    return this.starting?.pids ?? [];
   }
 
   ping(): PingResponse {
@@ -76,21 +83,25 @@ export class RunnerControl {
       const rootDataDir = path.join(request.rootDataDir || os.tmpdir(), ROOT_DATA_DIR_PREFIX, `network_${timestamp()}`);
       this.log("info", `starting ${nodes.length} node(s) of ${execPath} in ${rootDataDir}`);
       const started = Date.now();
-      this.network = await LocalNetwork.start(
-        {
-          rootDataDir,
-          logRootDir: request.logRootDir || undefined,
-          execPath,
-          networkId: request.networkId === 0 ? LOCAL_NETWORK_ID : request.networkId,
-          ports: { dynamicPorts: request.dynamicPorts === true, reassignPortsIfUsed: request.reassignPortsIfUsed === true },
-          globalFlags,
-          logLevel: request.logLevel,
-          healthTimeoutMs: request.healthTimeoutMs === 0 ? DEFAULT_START_TIMEOUT_MS : request.healthTimeoutMs,
-          log: this.log,
-          pid: process.pid,
-        },
-        nodes,
-      );
+      const network = new LocalNetwork({
+        rootDataDir,
+        logRootDir: request.logRootDir || undefined,
+        execPath,
+        networkId: request.networkId === 0 ? LOCAL_NETWORK_ID : request.networkId,
+        ports: { dynamicPorts: request.dynamicPorts === true, reassignPortsIfUsed: request.reassignPortsIfUsed === true },
+        globalFlags,
+        logLevel: request.logLevel,
+        healthTimeoutMs: request.healthTimeoutMs === 0 ? DEFAULT_START_TIMEOUT_MS : request.healthTimeoutMs,
+        log: this.log,
+        pid: process.pid,
+      });
+      this.starting = network;
+      try {
+        await network.addNodes(nodes);
+      } finally {
+        this.starting = undefined;
+      }
+      this.network = network;
       this.log("info", `network healthy after ${Date.now() - started} ms: ${this.network.nodeNames.join(", ")}`);
       return { clusterInfo: this.network.clusterInfo(), chainIds: [] };
     });
@@ -162,6 +173,15 @@ export class RunnerControl {
       }
       return { clusterInfo: this.lastClusterInfo };
     });
+  }
+
+  /**
+   * Stops everything at once for the runner's exit: a network still starting is stopped without
+   * waiting for its start (which then fails), then the started one.
+   */
+  async shutdown(): Promise<void> {
+    await this.starting?.stop();
+    await this.stop();
   }
 
   /**

@@ -49,16 +49,10 @@ export interface NodeRequest {
 export class LocalNetwork {
   private readonly nodes = new Map<string, RunnerNode>();
   private healthy = false;
+  /** Set by `stop`: nodes still being started are stopped as soon as they exist. */
+  private stopped = false;
 
-  private constructor(readonly settings: NetworkSettings) {}
-
-  /** Creates the network's nodes and returns once all are healthy; on failure none is left running. */
-  static async start(settings: NetworkSettings, requests: readonly NodeRequest[]): Promise<LocalNetwork> {
-    const network = new LocalNetwork(settings);
-    await fs.mkdir(settings.rootDataDir, { recursive: true });
-    await network.addNodes(requests);
-    return network;
-  }
+  constructor(readonly settings: NetworkSettings) {}
 
   get nodeNames(): string[] {
     return [...this.nodes.keys()].sort();
@@ -128,7 +122,9 @@ export class LocalNetwork {
       created.push(node);
     }
     try {
+      await fs.mkdir(this.settings.rootDataDir, { recursive: true });
       await Promise.all(created.map((n) => n.spawn()));
+      if (this.stopped) throw new RunnerError(GrpcStatus.ABORTED, "the network was stopped while its nodes were starting");
       this.settings.log("info", `started ${created.map((n) => `${n.name} (pid ${n.pid}, ${n.uri})`).join(", ")}`);
       const deadline = Date.now() + this.settings.healthTimeoutMs;
       await Promise.all(created.map((n) => n.waitUntilHealthy(deadline)));
@@ -196,8 +192,9 @@ export class LocalNetwork {
     }
   }
 
-  /** Ends every node's process and waits for all to exit. */
+  /** Ends every node's process and waits for all to exit (also while nodes are starting). */
   async stop(): Promise<void> {
+    this.stopped = true;
     const pids = this.pids;
     await Promise.all([...this.nodes.values()].map((n) => n.stop()));
     this.healthy = false;

@@ -57,7 +57,7 @@ export async function startRunnerServer(options: RunnerServerOptions = {}): Prom
     gatewayUrl: gateway?.url,
     close: () =>
       (closing ??= (async () => {
-        await control.stop();
+        await control.shutdown();
         await Promise.all([gateway?.close(), grpcServer.close()]);
       })()),
   };

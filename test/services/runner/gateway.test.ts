@@ -265,6 +265,10 @@ describe("network runner: gateway", function () {
       while (alive(victim)) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 100));
       expect((await runner.client.status()).clusterInfo!.healthy).to.equal(false);
+      const streamed = await new Promise<boolean | undefined>((resolve) => {
+        void runner.client.streamStatus(1000, (status) => resolve(status.clusterInfo?.healthy)).then((stream) => setTimeout(() => stream.close(), 50));
+      });
+      expect(streamed, "the status stream shows it too").to.equal(false);
       expect((await runner.client.health()).clusterInfo!.healthy).to.equal(false);
       expect(runner.logs.some((l) => l.startsWith("warn") && l.includes("exited unexpectedly"))).to.equal(true);
       expect(clusterInfo!.nodeNames).to.have.length(2);
@@ -339,6 +343,29 @@ describe("network runner: gateway", function () {
       expect(pids.filter(alive)).to.deep.equal([]);
       await expectRefusal(runner.client.status(), FAILED_PRECONDITION, 400, "not bootstrapped");
       expect(await runner.client.stop(), "a second stop answers the stopped cluster").to.deep.equal({ clusterInfo });
+    });
+
+    it("fails a start whose nodes stay unhealthy past healthTimeoutMs, with DEADLINE_EXCEEDED", async () => {
+      const refusal = await expectRefusal(
+        standInStart(runner, 1, { globalNodeConfig: JSON.stringify({ "stand-in-healthy": false }), healthTimeoutMs: 3000 }),
+        4,
+        504,
+        "node1 was not healthy in time",
+      );
+      expect(refusal.message).to.contain("listening on");
+      expect(runner.server.control.nodePids).to.deep.equal([]);
+    });
+
+    it("stops the nodes of a start still waiting for health when the runner closes", async () => {
+      const start = standInStart(runner, 2, { globalNodeConfig: JSON.stringify({ "stand-in-healthy": false }) }).then(
+        () => "started",
+        (error: Error) => error.message,
+      );
+      while (runner.server.control.startingPids.length < 2) await new Promise((r) => setTimeout(r, 20));
+      const pids = runner.server.control.startingPids;
+      await runner.server.close();
+      expect(await start).to.match(/node[12] exited \(.+\) before it was healthy|stopped while its nodes were starting|fetch failed|other side closed/);
+      expect(pids.filter(alive)).to.deep.equal([]);
     });
 
     it("starts again after a stop", async () => {

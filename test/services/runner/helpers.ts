@@ -32,7 +32,7 @@ export async function startTestRunner(): Promise<TestRunner> {
   const server = await startRunnerServer({ port: 0, gatewayPort: 0, log: (level, message) => logs.push(`${level} ${message}`) });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "runner-test-"));
   const seen = new Set<number>();
-  const remember = setInterval(() => server.control.nodePids.forEach((pid) => seen.add(pid)), 100);
+  const remember = setInterval(() => [...server.control.nodePids, ...server.control.startingPids].forEach((pid) => seen.add(pid)), 50);
   return {
     server,
     client: createRunnerClient({ url: server.gatewayUrl! }),
