@@ -70,6 +70,8 @@ export class LocalNetwork {
     readonly platform: PlatformChain,
     /** The peer network, started by `startPeers` once the HTTP API listens. */
     readonly peers: PeerNetwork | undefined,
+    /** The contract chain's atomic transactions (imports and exports). */
+    readonly atomics: ContractChainAtomics,
   ) {}
 
   /** Starts the peer network (when there is one): listening on the staking port, following a bootstrap peer. */
@@ -161,7 +163,7 @@ export class LocalNetwork {
     } as Record<string, OpenSession> };
     // A follower sends what would change state to its producer, and never mines on its own.
     if (peers !== undefined && !peers.producer) served = followerWiring(peers, chains, served.routes, served.wsRoutes);
-    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, served.routes, management, operator, served.wsRoutes, data, platform, peers);
+    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, served.routes, management, operator, served.wsRoutes, data, platform, peers, atomics);
   }
 
   /** Releases what the network holds outside memory: IPC sockets (and their files), index stores, the data directory. */

@@ -105,7 +105,7 @@ async function replayContractBlock(target: ReplayTarget, container: ReceivedCont
   if (container.atomic.length > 0) {
     // This simulator accepts each atomic transaction in a block of its own, with no other transaction.
     if (container.atomic.length !== 1 || block.transactions.length > 0) throw refuse("a block with an atomic transaction must hold only that one");
-    await atomics.issue(container.atomic[0]!);
+    await atomics.acceptHere(container.atomic[0]!);
   } else {
     const pooled = await Promise.all(block.transactions.map((tx) => engine.decodeRawTransaction(tx.serialize())));
     const { rejected } = await engine.serialize(() => engine.mineBlock({ transactions: pooled }));

@@ -6,10 +6,9 @@
  *   same unlocked development accounts) are forwarded; the methods that mine or edit state
  *   (`evm_*`, `hardhat_*` but its two reads) are refused: a follower only applies its
  *   producer's blocks;
- * - atomic API: `avax.issueTx` / `cvm.issueTx` are forwarded; the keystore methods that build
- *   and issue (`import`, `export`, ...) are refused (sign the transaction and use issueTx);
- * - exchange and platform chains: every method works: their `issue` hands signed
- *   transactions to the producer (`forwardIssuesTo`), so the keystore wallets keep working.
+ * - the atomic API and the exchange and platform chains: every method works: their `issue`
+ *   hands signed transactions to the producer (`forwardIssuesTo`), so the keystore wallets
+ *   (`avm.send`, `avax.import`, ...) keep working, with this node's keys and state.
  *
  * A request that was forwarded is answered once this node has applied what the producer had
  * accepted when it answered, so a client reads its own writes on the node it wrote to.
@@ -20,9 +19,8 @@ import type { PeerNetwork } from "./peer-network";
 
 const FORWARDED_CONTRACT_METHODS = new Set(["eth_sendRawTransaction", "eth_sendTransaction"]);
 const CONTRACT_READS = new Set(["hardhat_getAutomine", "hardhat_metadata"]);
-const FORWARDED_ATOMIC_METHODS = new Set(["avax.issueTx", "cvm.issueTx"]);
 
-export type RouteKind = "contract" | "atomic" | "other";
+export type RouteKind = "contract" | "other";
 
 /** `routes` as a follower serves them; `kindOf` tells which API a path serves. */
 export function followerRoutes(routes: Record<string, Dispatch>, peers: PeerNetwork, kindOf: (path: string) => RouteKind): Record<string, Dispatch> {
@@ -50,15 +48,9 @@ function followerDispatch(dispatch: Dispatch, peers: PeerNetwork, kind: RouteKin
         throw serverError(`${method} is not available on a node that follows another: it only applies the blocks its producer accepted; call it on the producer (the node started without --bootstrap-ips)`);
       }
     }
-    if (kind === "atomic") {
-      if (FORWARDED_ATOMIC_METHODS.has(method)) return forwarded(peers, path, method, params);
-      if (/\.(import|export|importAVAX|exportAVAX)$/.test(method)) {
-        throw serverError(`${method} is not available on a node that follows another: sign the transaction and send it with avax.issueTx (forwarded to the producer), or call ${method} on the producer`);
-      }
-    }
     const before = peers.forwardsAnswered;
     const result = await dispatch(method, params);
-    // The exchange and platform chains forward from inside (their `issue`).
+    // The atomic API and the exchange and platform chains forward from inside (their `issue`).
     if (peers.forwardsAnswered !== before) await peers.waitForForwarded();
     return result;
   };

@@ -397,8 +397,18 @@ export class PeerNetwork {
   /** Sends every container from `from`, then each new one; returns the function that stops it. */
   private serveFrom(link: PeerLink, from: number): () => void {
     const log = this.options.log;
-    for (let seq = from; seq < log.length; seq++) link.send(this.containerMessage(log.entry(seq)));
-    return log.onAppend((entry) => link.send(this.containerMessage(entry)));
+    const send = (entry: LoggedContainer) => {
+      try {
+        link.send(this.containerMessage(entry));
+      } catch (error) {
+        // The follower would wait forever for it: close the link (it reconnects and asks again).
+        const why = `container ${entry.seq} could not be sent: ${error instanceof Error ? error.message : String(error)}`;
+        this.options.report("error", `peers: ${why}`);
+        link.close(why);
+      }
+    };
+    for (let seq = from; seq < log.length && !link.isClosed; seq++) send(log.entry(seq));
+    return log.onAppend(send);
   }
 
   private containerMessage(entry: LoggedContainer): ContainerMessage {
@@ -420,9 +430,9 @@ export class PeerNetwork {
     const hash = bytesToHex(createBlockFromRLP(rlp, { common: engine.common, setHardfork: false }).hash());
     const record = engine.chain.byHashOrUndefined(hash);
     return (record?.atomicTransactions ?? []).map((id) => {
-      const tx = atomics.transaction(id);
-      if (tx === undefined) throw new Error(`atomic transaction ${id} of block ${hash} is unknown`);
-      return bytesToHex(tx.bytes);
+      const bytes = atomics.signedBytes(id);
+      if (bytes === undefined) throw new Error(`atomic transaction ${id} of block ${hash} is unknown`);
+      return bytesToHex(bytes);
     });
   }
 

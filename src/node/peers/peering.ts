@@ -4,7 +4,7 @@
  * send what would change state to the producer (see `follower-routes.ts`).
  */
 import type { ContractChainAtomics } from "../../cchain";
-import { decodeCb58, encodeNodeBytes } from "../../encoding";
+import { decodeCb58, encodeCb58, encodeNodeBytes } from "../../encoding";
 import type { Engine } from "../../engine/engine";
 import type { NetworkIdentifiers } from "../../network/constants";
 import { chainPath, PATHS } from "../../network/paths";
@@ -78,16 +78,16 @@ export function followerWiring(
   routes: Record<string, Dispatch>,
   wsRoutes: Record<string, OpenSession>,
 ): { routes: Record<string, Dispatch>; wsRoutes: Record<string, OpenSession> } {
-  const { network, exchange, platform } = chains;
+  const { network, exchange, platform, atomics } = chains;
   const issueOn = (path: string, method: string) => async (bytes: Uint8Array) => {
     const answer = (await peers.forward(path, method, { tx: encodeNodeBytes(bytes, "hex"), encoding: "hex" })) as { txID: string };
     return decodeCb58(answer.txID);
   };
   exchange.forwardIssuesTo(issueOn(PATHS.exchange, "avm.issueTx"));
   platform.forwardIssuesTo(issueOn(chainPath("P"), "platform.issueTx"));
+  atomics.forwardIssuesTo(async (bytes) => encodeCb58(await issueOn(PATHS.contractAvax, "avax.issueTx")(bytes)));
   const contract = new Set([PATHS.contractRpc, `/ext/bc/${network.cChainId}/rpc`]);
-  const atomic = new Set([PATHS.contractCvm, PATHS.contractAvax, `/ext/bc/${network.cChainId}/cvm`, `/ext/bc/${network.cChainId}/avax`]);
-  const kindOf = (path: string): RouteKind => (contract.has(path) ? "contract" : atomic.has(path) ? "atomic" : "other");
+  const kindOf = (path: string): RouteKind => (contract.has(path) ? "contract" : "other");
   return { routes: followerRoutes(routes, peers, kindOf), wsRoutes: followerSessions(wsRoutes, peers, PATHS.contractRpc) };
 }
 
