@@ -7,6 +7,7 @@ import { eventually, health, isBootstrapped, type PeerNode, PeerNodes } from "..
 const C = "/ext/bc/C/rpc";
 const X = "/ext/bc/X";
 const AVAX = "/ext/bc/C/avax";
+const P = "/ext/bc/P";
 const KEYSTORE = "/ext/keystore";
 const USER = { username: "follower-user", password: "Corr3ct-Horse-Battery-Staple" };
 const RECIPIENT = "0x00000000000000000000000000000000000c0ffe";
@@ -63,6 +64,7 @@ describe("nodes that agree: a producer and followers as real processes", functio
     await follower2.node.call(KEYSTORE, "keystore.createUser", USER);
     xAddress = (await follower2.node.call<{ address: string }>(X, "avm.importKey", { ...USER, privateKey: LOCAL_TEST_KEY })).address;
     await follower2.node.call(AVAX, "avax.importKey", { ...USER, privateKey: LOCAL_TEST_KEY });
+    await follower2.node.call(P, "platform.importKey", { ...USER, privateKey: LOCAL_TEST_KEY });
   });
   after(() => nodes.stopAll());
 
@@ -111,6 +113,39 @@ describe("nodes that agree: a producer and followers as real processes", functio
     expect(views[0].xIndex.length).to.be.greaterThan(1);
   });
 
+  it("applies a platform-to-exchange export and import sent to a follower on every node", async () => {
+    const exported = await follower2.node.call<{ txID: string }>(P, "platform.exportAVAX", { ...USER, amount: 2_000_000, to: xAddress });
+    const imported = await follower2.node.call<{ txID: string }>(X, "avm.import", { ...USER, sourceChain: "P", to: xAddress });
+    await eventually("the import accepted on every node", async () => {
+      const statuses = await Promise.all(all().map((n) => n.call<{ status: string }>(X, "avm.getTxStatus", { txID: imported.txID })));
+      return statuses.every((s) => s.status === "Accepted");
+    });
+    const pStatus = await Promise.all(all().map((n) => n.call<{ status: string }>(P, "platform.getTxStatus", { txID: exported.txID })));
+    expect(pStatus.map((s) => s.status)).to.deep.equal(["Committed", "Committed", "Committed"]);
+    const heights = await Promise.all(all().map((n) => n.call<{ height: string }>(P, "platform.getHeight", {})));
+    expect(new Set(heights.map((h) => h.height)).size).to.equal(1);
+    const views = await Promise.all(all().map((n) => view(n, xAddress)));
+    expect(views[1]).to.deep.equal(views[0]);
+    expect(views[2]).to.deep.equal(views[0]);
+    expect(views[0].pIndex.length).to.be.greaterThan(0);
+  });
+
+  it("makes a transaction the producer accepted visible on every follower within a second", async () => {
+    const [from] = await producer.node.call<string[]>(C, "eth_accounts");
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const hash = await producer.node.call<string>(C, "eth_sendTransaction", [{ from, to: RECIPIENT, value: "0x1" }]);
+      const answered = Date.now();
+      await eventually("the transaction on every follower", async () => {
+        const receipts = await Promise.all([follower1.node, follower2.node].map((n) => n.call<unknown>(C, "eth_getTransactionReceipt", [hash])));
+        return receipts.every((r) => r !== null);
+      });
+      times.push(Date.now() - answered);
+    }
+    console.log(`      producer's answer to visible on both followers (5 transfers, polled every 50 ms): ${times.join(", ")} ms`);
+    expect(Math.max(...times)).to.be.lessThan(1000);
+  });
+
   it("lists connected peers with the reference's fields in info.peers", async () => {
     const onProducer = await producer.node.call<{ numPeers: string; peers: Record<string, unknown>[] }>("/ext/info", "info.peers", {});
     expect(onProducer.numPeers).to.equal("2");
@@ -143,11 +178,16 @@ describe("nodes that agree: a producer and followers as real processes", functio
     expect((await health(follower1.node)).healthy).to.equal(true);
   });
 
-  it("catches a paused follower up once it resumes", async () => {
+  it("catches a paused follower up once it resumes, after its producer dropped the silent link", async () => {
     process.kill(follower2.node.pid, "SIGSTOP");
     try {
       const [from] = await producer.node.call<string[]>(C, "eth_accounts");
       await producer.node.call(C, "eth_sendTransaction", [{ from, to: RECIPIENT, value: "0xa" }]);
+      await eventually(
+        "the producer dropping the paused follower",
+        async () => (await producer.node.call<{ peers: { nodeID: string }[] }>("/ext/info", "info.peers", {})).peers.every((p) => p.nodeID !== follower2.nodeID),
+        15_000,
+      );
     } finally {
       process.kill(follower2.node.pid, "SIGCONT");
     }
