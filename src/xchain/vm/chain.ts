@@ -372,24 +372,19 @@ export class ExchangeChain {
     for (const listener of this.listeners) listener(accepted);
   }
 
-  /**
-   * Issues signed transaction bytes: accepted here (see `accept`), or, on a node following
-   * another (see `forwardIssuesTo`), handed to the producer, whose answer this is; the
-   * transaction then reaches this chain as the producer's accepted container.
-   */
+  /** Signed bytes accepted here (`accept`), or on a follower handed to its producer (`forwardIssuesTo`). */
   async issue(bytes: Uint8Array): Promise<Uint8Array> {
     return this.submit === undefined ? this.accept(bytes) : this.submit(bytes);
   }
 
-  /** From now on `issue` hands every transaction to `submit` (a follower's link to its producer). */
+  /** From now on `issue` hands every transaction to `submit`. */
   forwardIssuesTo(submit: (bytes: Uint8Array) => Promise<Uint8Array>): void {
     this.submit = submit;
   }
 
   /**
-   * `issueTx`, then the commit that makes the acceptance durable (with a store): resolves once
-   * a restart would find the transaction, so it is what an API answers from. Throws
-   * ExchangeStoreError when the store cannot write it (the chain then accepts nothing more).
+   * `issueTx`, then the commit that makes it durable (with a store): what an API answers from.
+   * Throws ExchangeStoreError when the store cannot write it (the chain then accepts nothing more).
    */
   async accept(bytes: Uint8Array): Promise<Uint8Array> {
     const id = this.issueTx(bytes);
