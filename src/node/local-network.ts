@@ -17,7 +17,7 @@ import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_C_BALANCE, type NetworkId
 import { chainPath, PATHS } from "../network/paths";
 import { openDataDirectory, type DataDirectory } from "../storage";
 import type { PeerNetwork } from "./peers/peer-network";
-import { followerWiring, openPeerNetwork, PEER_NETWORK_GENESIS_TIMESTAMP, type PeeringChains, type PeeringOptions } from "./peers/peering";
+import { followerWiring, openPeerNetwork, producerWiring, PEER_NETWORK_GENESIS_TIMESTAMP, type PeeringChains, type PeeringOptions } from "./peers/peering";
 
 export interface LocalNetworkOptions extends EngineOptions {
   /** Identifiers of the simulated network (default: the reference node's local network). */
@@ -163,6 +163,7 @@ export class LocalNetwork {
     } as Record<string, OpenSession> };
     // A follower sends what would change state to its producer, and never mines on its own.
     if (peers !== undefined && !peers.producer) served = followerWiring(peers, chains, served.routes, served.wsRoutes);
+    else if (peers !== undefined) served = { ...served, routes: producerWiring(network, served.routes) };
     return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, served.routes, management, operator, served.wsRoutes, data, platform, peers, atomics);
   }
 

@@ -195,6 +195,30 @@ describe("nodes that agree: a producer and followers as real processes", functio
     await eventually("the resumed follower healthy", async () => (await health(follower2.node)).healthy);
   });
 
+  it("refuses on the producer what would take accepted blocks back", async () => {
+    const error = await producer.node.call(C, "evm_revert", ["0x1"]).then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
+    expect(error).to.match(/evm_revert is not available on a node with a peer network/);
+  });
+
+  it("keeps following a producer restarted on its data directory", async () => {
+    expect(await producer.node.stop("SIGTERM")).to.equal(0);
+    producer = await nodes.start([], producer);
+    const [from] = await producer.node.call<string[]>(C, "eth_accounts");
+    await producer.node.call(C, "eth_sendTransaction", [{ from, to: RECIPIENT, value: "0xb" }]);
+    const { txID } = await follower2.node.call<{ txID: string }>(X, "avm.send", { ...USER, assetID: "AVAX", amount: 1000, to: X_RECIPIENT });
+    await eventually("the send accepted on every node", async () => {
+      const statuses = await Promise.all(all().map((n) => n.call<{ status: string }>(X, "avm.getTxStatus", { txID })));
+      return statuses.every((s) => s.status === "Accepted");
+    });
+    await eventually("same head everywhere", () => sameHead(all()));
+    const views = await Promise.all(all().map((n) => view(n, xAddress)));
+    expect(views[1]).to.deep.equal(views[0]);
+    expect(views[2]).to.deep.equal(views[0]);
+  });
+
   it("refuses a bootstrap peer whose certificate is not the node ID named", async () => {
     const impostor = await nodes.start(PeerNodes.following(producer, follower1.nodeID));
     await eventually("the refusal reported", async () => {

@@ -12,6 +12,9 @@
  *
  * A request that was forwarded is answered once this node has applied what the producer had
  * accepted when it answered, so a client reads its own writes on the node it wrote to.
+ *
+ * A producer with a peer network refuses what would take accepted blocks back (`evm_revert`,
+ * `hardhat_reset`): its followers have applied them and cannot undo them.
  */
 import { serverError } from "../../rpc";
 import type { Dispatch, OpenSession } from "../../rpc/types";
@@ -25,6 +28,25 @@ export type RouteKind = "contract" | "other";
 /** `routes` as a follower serves them; `kindOf` tells which API a path serves. */
 export function followerRoutes(routes: Record<string, Dispatch>, peers: PeerNetwork, kindOf: (path: string) => RouteKind): Record<string, Dispatch> {
   return Object.fromEntries(Object.entries(routes).map(([path, dispatch]) => [path, followerDispatch(dispatch, peers, kindOf(path), path)]));
+}
+
+const REWINDING_METHODS = new Set(["evm_revert", "hardhat_reset"]);
+
+/** `routes` as a producer with a peer network serves them (see the file's comment). */
+export function producerRoutes(routes: Record<string, Dispatch>, kindOf: (path: string) => RouteKind): Record<string, Dispatch> {
+  return Object.fromEntries(
+    Object.entries(routes).map(([path, dispatch]) => [
+      path,
+      kindOf(path) !== "contract"
+        ? dispatch
+        : (method: string, params: unknown) => {
+            if (REWINDING_METHODS.has(method)) {
+              throw serverError(`${method} is not available on a node with a peer network: its followers have applied its blocks and cannot take them back`);
+            }
+            return dispatch(method, params);
+          },
+    ]),
+  );
 }
 
 /** WebSocket sessions of a follower: the same rules on each session's dispatch. */

@@ -70,6 +70,7 @@ export interface PeerNetworkStart {
 const RECONNECT_MS = 1000;
 const FORWARD_TIMEOUT_MS = 30_000;
 const APPLY_WAIT_MS = 10_000;
+const LINK_WAIT_MS = 5_000;
 
 export class PeerNetwork {
   private server: Server | undefined;
@@ -90,6 +91,7 @@ export class PeerNetwork {
   forwardsAnswered = 0;
   private forwardedAccepted = 0;
   private readonly lengthWaiters = new Set<{ length: number; resolve(): void }>();
+  private readonly linkWaiters = new Set<() => void>();
   private stopped = false;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private attempt = 0;
@@ -174,6 +176,8 @@ export class PeerNetwork {
   /** A follower's answer to a request that changes state: the producer's answer (see the file's comment). */
   async forward(path: string, method: string, params: unknown): Promise<unknown> {
     if (this.failure !== undefined) throw serverError(`this node stopped following its producer (${this.failure}); send the request to the producer`);
+    // A link being re-established (the producer restarting) is waited for a little.
+    if (!this.connected()) await this.waitForLink(LINK_WAIT_MS);
     const link = this.upstream;
     if (link === undefined || link.hello === undefined || link.isClosed) {
       throw serverError(`this node forwards ${method} to the node it follows, and is not connected to it (${this.linkProblem ?? "connecting"}); try again shortly`);
@@ -224,7 +228,14 @@ export class PeerNetwork {
       const link = new PeerLink(socket, presented, (l, message) => this.fromUpstream(l, message));
       this.upstream = link;
       link.onClose((reason) => {
-        if (this.upstream === link) retry(`link to ${peer.nodeID} at ${peer.ip} lost: ${reason}`);
+        if (this.upstream !== link) return;
+        // Whether the producer accepted what it had not answered yet is unknown: say so.
+        for (const [rid, { reject, timer }] of this.forwards) {
+          clearTimeout(timer);
+          this.forwards.delete(rid);
+          reject(serverError(`the link to the producer was lost before it answered (${reason}): the transaction may or may not have been accepted; look it up before sending it again`));
+        }
+        retry(`link to ${peer.nodeID} at ${peer.ip} lost: ${reason}`);
       });
       link.send(this.hello());
     });
@@ -240,6 +251,7 @@ export class PeerNetwork {
         this.appended();
         const from = this.options.log.length;
         link.send({ type: "follow", from, ...(from === 0 ? {} : { lastId: bytesToHex(this.options.log.entry(from - 1).id) }) });
+        for (const waiter of [...this.linkWaiters]) waiter();
         return;
       }
       case "refused":
@@ -304,6 +316,22 @@ export class PeerNetwork {
         waiter.resolve();
       }
     }
+  }
+
+  private connected(): boolean {
+    return this.upstream?.hello !== undefined && !this.upstream.isClosed;
+  }
+
+  private waitForLink(timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.linkWaiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.linkWaiters.add(done);
+    });
   }
 
   private waitForLength(length: number, timeoutMs: number): Promise<void> {

@@ -16,7 +16,7 @@ import { NodeAcceptance } from "../acceptance";
 import type { NodeLogger } from "../logger";
 import { readPackageVersion } from "../package-version";
 import { AcceptanceLog } from "./acceptance-log";
-import { followerRoutes, followerSessions, type RouteKind } from "./follower-routes";
+import { followerRoutes, followerSessions, producerRoutes, type RouteKind } from "./follower-routes";
 import { PeerNetwork, type BootstrapPeer } from "./peer-network";
 
 /**
@@ -86,9 +86,17 @@ export function followerWiring(
   exchange.forwardIssuesTo(issueOn(PATHS.exchange, "avm.issueTx"));
   platform.forwardIssuesTo(issueOn(chainPath("P"), "platform.issueTx"));
   atomics.forwardIssuesTo(async (bytes) => encodeCb58(await issueOn(PATHS.contractAvax, "avax.issueTx")(bytes)));
+  return { routes: followerRoutes(routes, peers, routeKinds(network)), wsRoutes: followerSessions(wsRoutes, peers, PATHS.contractRpc) };
+}
+
+/** A producer's routes: the contract chain refuses to take accepted blocks back. */
+export function producerWiring(network: NetworkIdentifiers, routes: Record<string, Dispatch>): Record<string, Dispatch> {
+  return producerRoutes(routes, routeKinds(network));
+}
+
+function routeKinds(network: NetworkIdentifiers): (path: string) => RouteKind {
   const contract = new Set([PATHS.contractRpc, `/ext/bc/${network.cChainId}/rpc`]);
-  const kindOf = (path: string): RouteKind => (contract.has(path) ? "contract" : "other");
-  return { routes: followerRoutes(routes, peers, kindOf), wsRoutes: followerSessions(wsRoutes, peers, PATHS.contractRpc) };
+  return (path) => (contract.has(path) ? "contract" : "other");
 }
 
 function* chainBlocks(engine: Engine): Iterable<import("../../engine/chain").BlockRecord> {
