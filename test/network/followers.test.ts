@@ -219,6 +219,26 @@ describe("nodes that agree: a producer and followers as real processes", functio
     expect(views[2]).to.deep.equal(views[0]);
   });
 
+  it("makes a transaction sent to the third of five nodes visible on all five", async () => {
+    const more = await Promise.all([nodes.start(PeerNodes.following(producer)), nodes.start(PeerNodes.following(producer))]);
+    const five = [...all(), ...more.map((m) => m.node)];
+    await eventually("the new followers bootstrapped", async () => (await Promise.all(more.map((m) => isBootstrapped(m.node)))).every(Boolean));
+    const [from] = await follower2.node.call<string[]>(C, "eth_accounts");
+    const sent = Date.now();
+    const hash = await follower2.node.call<string>(C, "eth_sendTransaction", [{ from, to: RECIPIENT, value: "0xc" }]);
+    const answered = Date.now();
+    await eventually("the transfer on all five nodes", async () => {
+      const receipts = await Promise.all(five.map((n) => n.call<{ blockHash: string } | null>(C, "eth_getTransactionReceipt", [hash])));
+      return receipts.every((r) => r !== null && r.blockHash === receipts[0]!.blockHash);
+    });
+    console.log(`      five nodes: the follower answered in ${answered - sent} ms; visible on all five ${Date.now() - answered} ms later`);
+    await eventually("same head on all five", () => sameHead(five));
+    const views = await Promise.all(five.map((n) => view(n, xAddress)));
+    for (const v of views.slice(1)) expect(v).to.deep.equal(views[0]);
+    const onProducer = await producer.node.call<{ numPeers: string }>("/ext/info", "info.peers", {});
+    expect(onProducer.numPeers).to.equal("4");
+  });
+
   it("refuses a bootstrap peer whose certificate is not the node ID named", async () => {
     const impostor = await nodes.start(PeerNodes.following(producer, follower1.nodeID));
     await eventually("the refusal reported", async () => {
