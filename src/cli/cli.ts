@@ -56,6 +56,8 @@ export interface CliNode {
   wsRoutes?: Record<string, OpenSession>;
   /** Where the HTTP server's request lines go (the node's leveled log); default: the output. */
   requestLog?: (line: string) => void;
+  /** Called once the HTTP server listens, with its URL (the node's peer network starts here); a throw stops the node. */
+  listening?(url: string): Promise<void>;
   /** Releases the engine; called after the HTTP server has closed. */
   close?(): Promise<void>;
 }
@@ -219,6 +221,15 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
   } catch (e) {
     await node.close?.().catch(() => undefined);
     deps.stderr(`error: ${describeListenError(e, parsed.host, parsed.port)}\n`);
+    return ExitCode.Failure;
+  }
+
+  try {
+    await node.listening?.(server.url);
+  } catch (e) {
+    await server.close().catch(() => undefined);
+    await node.close?.().catch(() => undefined);
+    deps.stderr(`error: the node could not start: ${messageOf(e)}\n`);
     return ExitCode.Failure;
   }
 
