@@ -38,6 +38,15 @@ const PAGE_SIZE = 25;
 const CHART_INTERVALS = 48;
 const INTERVAL_MS: Record<IntervalSize, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000, month: 2_592_000_000, year: 31_536_000_000 };
 
+function isBech32Of(text: string, hrp: string): boolean {
+  try {
+    parseBech32Address(text, hrp);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 type Outcome = { status: number; page: PageContent } | { redirect: string };
 
 export function createExplorerPages(options: { reader: PagesReader; context: ExplorerContext; basePath: string }): ExplorerPages {
@@ -74,6 +83,8 @@ export function createExplorerPages(options: { reader: PagesReader; context: Exp
     const q = query.trim();
     if (q === "") return { redirect: links.home() };
     if (/^\d+$/.test(q)) return { redirect: links.cBlock(BigInt(q)) };
+    // An address written out in full goes straight to its page (with or without its chain prefix).
+    if (isEvmAddress(q) || (/^[XPC]-/.test(q) && isBech32Of(q.slice(2), context.hrp))) return { redirect: links.address(q.replace(/^[XPC]-/, "")) };
     const answer = await reader.search(q);
     const r = await renderContext([]);
     const target = exactMatch(r, q, answer);
