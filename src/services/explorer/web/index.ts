@@ -35,7 +35,7 @@ export interface ExplorerPages {
 const LATEST = 10;
 const PAGE_SIZE = 25;
 /** How far back the chart looks for each interval size, in intervals. */
-const CHART_INTERVALS = 48;
+const CHART_INTERVALS = 60;
 const INTERVAL_MS: Record<IntervalSize, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000, month: 2_592_000_000, year: 31_536_000_000 };
 
 function isBech32Of(text: string, hrp: string): boolean {
@@ -160,7 +160,7 @@ export function createExplorerPages(options: { reader: PagesReader; context: Exp
   }
 
   async function chart(interval: string | null): Promise<Outcome> {
-    const size = (interval ?? "hour") as IntervalSize;
+    const size = (interval ?? "minute") as IntervalSize;
     if (!INTERVAL_SIZES.includes(size)) return badInput(await renderContext([]), `The interval is one of ${INTERVAL_SIZES.join(", ")}.`, interval ?? "");
     const endTime = new Date();
     const startTime = new Date(Math.floor((endTime.getTime() - CHART_INTERVALS * INTERVAL_MS[size]) / INTERVAL_MS[size]) * INTERVAL_MS[size]);
