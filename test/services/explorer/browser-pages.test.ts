@@ -5,7 +5,7 @@
  */
 import { expect } from "chai";
 import type { Browser, BrowserContext } from "playwright-core";
-import { createExplorerPages } from "../../../src/services/explorer/web";
+import { createPages } from "../../../src/services/explorer/web";
 import { launchBrowser, servePages, type PagesServer } from "../../helpers/browser";
 import { ALICE, GOLD_ID, TRANSFER_ID, context, recordsReader } from "./web-records";
 
@@ -15,7 +15,7 @@ describe("explorer pages: in a browser", function () {
   let server: PagesServer;
   before(async () => {
     browser = await launchBrowser();
-    server = await servePages(createExplorerPages({ reader: recordsReader(), context, basePath: "/explorer" }), "/explorer");
+    server = await servePages(createPages({ reader: recordsReader(), context, basePath: "/explorer" }), "/explorer");
   });
   after(async () => {
     await server.close();

@@ -4,7 +4,7 @@
  * a 404 page and malformed input a 400 page that says what was expected.
  */
 import { expect } from "chai";
-import { createExplorerPages } from "../../../src/services/explorer/web";
+import { createPages } from "../../../src/services/explorer/web";
 import { servePages, type PagesServer } from "../../helpers/browser";
 import { ALICE, C_HASH, GOLD_ID, TRANSFER_ID, context, id, recordsReader } from "./web-records";
 
@@ -17,8 +17,8 @@ describe("explorer pages: routes", () => {
   let server: PagesServer;
   let standalone: PagesServer;
   before(async () => {
-    server = await servePages(createExplorerPages({ reader: recordsReader(), context, basePath: "/explorer" }), "/explorer");
-    standalone = await servePages(createExplorerPages({ reader: recordsReader(), context, basePath: "/" }), "");
+    server = await servePages(createPages({ reader: recordsReader(), context, basePath: "/explorer" }), "/explorer");
+    standalone = await servePages(createPages({ reader: recordsReader(), context, basePath: "/" }), "");
   });
   after(async () => {
     await server.close();
@@ -106,7 +106,7 @@ describe("explorer pages: routes", () => {
   });
 
   it("answers 503 with the database's message when the reader fails", async () => {
-    const failing = await servePages(createExplorerPages({ reader: recordsReader({ transaction: async () => Promise.reject(new Error("connection refused")) }), context, basePath: "/" }), "");
+    const failing = await servePages(createPages({ reader: recordsReader({ transaction: async () => Promise.reject(new Error("connection refused")) }), context, basePath: "/" }), "");
     try {
       const page = await get(`${failing.url}/tx/${TRANSFER_ID}`);
       expect(page.status).to.equal(503);
