@@ -5,7 +5,7 @@
  */
 import type { AddressRecord, CTransactionRecord, TransactionRecord } from "../../records";
 import { amountOf, chainBadge, section, table, type RenderContext } from "../components";
-import { chainTitle } from "../format";
+import { chainName, chainTitle } from "../format";
 import { html, type Html } from "../html";
 import { cTransactionList } from "./c-block";
 import { transactionList } from "./transaction";
@@ -18,7 +18,7 @@ function balances(r: RenderContext, record: AddressRecord): Html {
     a.utxoCount,
     a.transactionCount,
   ]);
-  return html`<h3>${chainBadge(r, record.chainID)} ${chainTitle(r.context, record.chainID)}</h3>${table(["Balance", "Received", "Sent", "Unspent outputs", "Transactions"], rows, "No assets on this chain.")}`;
+  return html`<div class="chain-balances" id="balances-${chainName(r.context, record.chainID)}"><h3>${chainBadge(r, record.chainID)} ${chainTitle(r.context, record.chainID)}</h3>${table(["Balance", "Received", "Sent", "Unspent outputs", "Transactions"], rows, "No assets on this chain.")}</div>`;
 }
 
 export function renderAddress(r: RenderContext, address: string, records: readonly AddressRecord[], history: readonly TransactionRecord[], nextPage: string | undefined): Html {
