@@ -2,6 +2,7 @@
  * The small pieces the pages share: links to records, amounts in their asset's unit, tables
  * and key-value lists. Each takes records and returns `Html`, escaping through `html`.
  */
+import { NATIVE_ASSET_BALANCE_ADDRESS, NATIVE_ASSET_CALL_ADDRESS } from "../../../encoding";
 import type { ExplorerContext } from "../context";
 import type { AssetRecord } from "../records";
 import { chainName, formatAmount, formatTime, shortId } from "./format";
@@ -30,10 +31,17 @@ export function addressLink(r: RenderContext, address: string, chainId?: string)
   return html`<a class="id address" href="${r.links.address(bare)}" title="${shown}">${shown}</a>`;
 }
 
-/** A contract-chain address (0x…); linked to its page of transactions. */
+/** The contract chain's precompiles, named where they appear. */
+const KNOWN_C_ADDRESSES: Record<string, string> = {
+  [NATIVE_ASSET_BALANCE_ADDRESS]: "nativeAssetBalance precompile",
+  [NATIVE_ASSET_CALL_ADDRESS]: "nativeAssetCall precompile",
+};
+
+/** A contract-chain address (0x…) linked to its page of transactions; a precompile is named. */
 export function cAddressLink(r: RenderContext, address: string | null | undefined): Html {
   if (address === null || address === undefined || address === "") return html`<span class="muted">none</span>`;
-  return html`<a class="id address" href="${r.links.address(address)}" title="${address}">${address}</a>`;
+  const known = KNOWN_C_ADDRESSES[address.toLowerCase()];
+  return html`<a class="id address" href="${r.links.address(address)}" title="${address}">${address}</a>${known === undefined ? "" : html` <span class="muted">(${known})</span>`}`;
 }
 
 export function assetName(r: RenderContext, assetId: string): string {

@@ -35,12 +35,13 @@ function spentState(r: RenderContext, output: OutputRecord): Html {
   return output.redeemingTransactionID === "" ? html`<span class="unspent">unspent</span>` : html`spent by ${transactionLink(r, output.redeemingTransactionID)}`;
 }
 
-function inputRows(r: RenderContext, inputs: readonly InputRecord[]): Html {
+function inputRows(r: RenderContext, tx: TransactionRecord): Html {
+  const inputs = tx.inputs;
   return table(
     ["#", "Spent output", "Amount", "Owners", "Signed by"],
     inputs.map((input, i) => {
       const output = input.output;
-      const signers = input.credentials.map((c) => html`<div>${addressLink(r, c.address)} <span class="muted" title="signature ${c.signature}">key ${shortId(c.public_key, 8)}</span></div>`);
+      const signers = input.credentials.map((c) => html`<div>${addressLink(r, c.address, tx.chainID)} <span class="muted" title="signature ${c.signature}">key ${shortId(c.public_key, 8)}</span></div>`);
       if (!isFullOutput(output)) return [i, html`<span class="id" title="${output.id}">${shortId(output.id)}</span> <span class="muted">(not indexed)</span>`, "", "", signers];
       return [i, html`output ${output.outputIndex} of ${transactionLink(r, output.transactionID)}`, amountOf(r, output.amount, output.assetID), owners(r, output), signers];
     }),
@@ -83,14 +84,14 @@ ${facts([
   ["ID", html`<code class="id">${tx.id}</code>`],
   ["Chain", html`${chainBadge(r, tx.chainID)} ${chainTitle(r.context, tx.chainID)}`],
   ["Type", tx.type],
-  ["Accepted", time(tx.timestamp)],
+  ["Accepted", tx.genesis ? "at genesis" : time(tx.timestamp)],
   ["Fee", fee],
   ["Memo", memoView(tx.memo)],
   ["Spent", totals(r, tx.inputTotals)],
   ["Created", totals(r, tx.outputTotals)],
   ["Genesis", tx.genesis ? "yes, part of the network's genesis" : undefined],
 ])}
-${section(`Inputs (${tx.inputs.length})`, inputRows(r, tx.inputs), "inputs")}
+${section(`Inputs (${tx.inputs.length})`, inputRows(r, tx), "inputs")}
 ${section(`Outputs (${tx.outputs.length})`, outputRows(r, tx.outputs), "outputs")}`;
 }
 
@@ -98,7 +99,7 @@ ${section(`Outputs (${tx.outputs.length})`, outputRows(r, tx.outputs), "outputs"
 export function transactionList(r: RenderContext, transactions: readonly TransactionRecord[], empty: string): Html {
   return table(
     ["Transaction", "Chain", "Type", "Moved", "Time"],
-    transactions.map((tx) => [transactionLink(r, tx.id), chainBadge(r, tx.chainID), tx.type, totals(r, tx.outputTotals), time(tx.timestamp)]),
+    transactions.map((tx) => [transactionLink(r, tx.id), chainBadge(r, tx.chainID), tx.type, totals(r, tx.outputTotals), tx.genesis ? "genesis" : time(tx.timestamp)]),
     empty,
   );
 }
