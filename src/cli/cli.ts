@@ -8,6 +8,7 @@
  */
 import { runTransferCommand, TRANSFER_USAGE } from "./transfer-command";
 import { createNodeVaultMount, runVaultCommand, VAULT_USAGE } from "./vault-command";
+import { createNodeExplorerMount, EXPLORER_USAGE, runExplorerCommand } from "./explorer-command";
 import { type Authorize, type GetHandler, type HttpNode, startHttpNode } from "../node/http-server";
 import type { Dispatch, OpenSession } from "../rpc/types";
 import { createWebSocketRpc } from "../node/ws-server";
@@ -111,6 +112,7 @@ Commands:
   x-to-c          Move an asset from the exchange chain to the contract chain
   c-to-x          Move an asset from the contract chain to the exchange chain
   vault           Start the multisig vault (/v1/multisig) beside a node
+  explorer        Start the explorer: follows a node's indexes into PostgreSQL
   help [command]  Show help for nativekit or for a command
 
 Options:
@@ -136,6 +138,8 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
         deps.stdout(NODE_USAGE);
       } else if (command === "help" && rest[0] === "vault") {
         deps.stdout(VAULT_USAGE);
+      } else if (command === "help" && rest[0] === "explorer") {
+        deps.stdout(EXPLORER_USAGE);
       } else if (command === "help" && (rest[0] === "x-to-c" || rest[0] === "c-to-x")) {
         deps.stdout(TRANSFER_USAGE);
       } else if (command === "help" && rest.length > 0) {
@@ -153,6 +157,8 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
       return runNodeCommand(rest, deps);
     case "vault":
       return runVaultCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
+    case "explorer":
+      return runExplorerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
     case "x-to-c":
     case "c-to-x":
       return runTransferCommand(command, rest, { stdout: deps.stdout, stderr: deps.stderr, env: deps.env ?? process.env });
@@ -182,10 +188,11 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
   }
 
   const vault = parsed.options.vault === true ? createNodeVaultMount(parsed.options.dbDir) : undefined;
+  const explorer = parsed.options.explorer === true ? createNodeExplorerMount(parsed.options.dbDir, writeLog) : undefined;
   let server: HttpNode;
   try {
     server = await startHttpNode({
-      prefixHandlers: vault?.prefixHandlers,
+      prefixHandlers: { ...vault?.prefixHandlers, ...explorer?.prefixHandlers },
       host: parsed.host,
       port: parsed.port,
       routes: node.routes,
@@ -212,9 +219,20 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
     deps.stderr(`error: the vault could not start: ${messageOf(e)}\n`);
     return ExitCode.Failure;
   }
+  let explorerLine: string | undefined;
+  try {
+    explorerLine = await explorer?.start(server.url);
+  } catch (e) {
+    await server.close().catch(() => undefined);
+    await vault?.close().catch(() => undefined);
+    await node.close?.().catch(() => undefined);
+    deps.stderr(`error: the explorer could not start: ${messageOf(e)}\n`);
+    return ExitCode.Failure;
+  }
 
   deps.stdout(banner(server, node));
   if (vaultLine !== undefined) deps.stdout(`${vaultLine}\n`);
+  if (explorerLine !== undefined) deps.stdout(`${explorerLine}\n`);
 
   const onSignal = deps.onSignal ?? processSignals;
   return new Promise<number>((resolve) => {
@@ -232,6 +250,7 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
       void (async () => {
         try {
           await server.close();
+          await explorer?.close();
           await vault?.close();
           await node.close?.();
           deps.stdout("nativekit node stopped\n");

@@ -68,7 +68,8 @@ function managementOptions(flags: CreateNodeOptions, log: ((line: string) => voi
     stakingTlsKeyFile: flags.stakingTlsKeyFile,
     publicIp: flags.publicIp,
     stakingPort: flags.stakingPort,
-    indexEnabled: flags.indexEnabled,
+    // The explorer follows the node's own indexes: --explorer turns them on.
+    indexEnabled: flags.indexEnabled === true || flags.explorer === true,
     indexAllowIncomplete: flags.indexAllowIncomplete,
     ipcsEnabled: flags.apiIpcsEnabled,
     ipcsPath: flags.ipcsPath,
