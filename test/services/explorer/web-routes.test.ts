@@ -4,7 +4,7 @@
  * a 404 page and malformed input a 400 page that says what was expected.
  */
 import { expect } from "chai";
-import { createPages } from "../../../src/services/explorer/web";
+import { PAGE_PATHS, createPages } from "../../../src/services/explorer/web";
 import { servePages, type PagesServer } from "../../helpers/browser";
 import { ALICE, C_HASH, GOLD_ID, TRANSFER_ID, context, id, recordsReader } from "./web-records";
 
@@ -114,5 +114,12 @@ describe("explorer pages: routes", () => {
     } finally {
       await failing.close();
     }
+  });
+});
+
+describe("explorer pages: the paths they answer", () => {
+  it("leave the JSON API and the status to the router and answer every other path", () => {
+    expect(["/v2", "/v2/transactions", "/x", "/X/assets", "/status"].filter((p) => PAGE_PATHS.test(p))).to.deep.equal([]);
+    expect(["/", "/tx/abc", "/search", "/static/explorer.css", "/v2x", "/xyz"].every((p) => PAGE_PATHS.test(p))).to.equal(true);
   });
 });

@@ -4,3 +4,9 @@
  */
 export { createPages, type ExplorerPages } from "./router";
 export type { PagesReader } from "./reader";
+
+/**
+ * The paths the pages answer below the explorer's base path: all but the JSON API's (`/v2`,
+ * `/x`, `/X`) and the service's `/status`, so a router can send the rest here.
+ */
+export const PAGE_PATHS = /^(?!\/(?:v2|x|X|status)(?:\/|$))/;

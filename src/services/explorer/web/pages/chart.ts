@@ -6,7 +6,7 @@
  */
 import type { AggregateRecord, AggregatesAnswer } from "../../records";
 import { table, time, type RenderContext } from "../components";
-import { formatTime } from "../format";
+import { formatAmount, formatTime } from "../format";
 import { html, type Html } from "../html";
 import { INTERVAL_SIZES, type IntervalSize } from "../reader";
 
@@ -54,13 +54,16 @@ ${bars}
 export function renderChart(r: RenderContext, intervalSize: IntervalSize, answer: AggregatesAnswer): Html {
   const intervals = answer.intervals ?? [];
   const totals = answer.aggregates;
+  // The volume is of the native asset (the reader's default).
+  const native = r.assets.get(r.context.nativeAssetId);
+  const unit = native === undefined ? undefined : { denomination: native.denomination, symbol: "" };
   return html`
 <p class="intervals">Per ${INTERVAL_SIZES.map((size) => (size === intervalSize ? html`<strong>${size}</strong> ` : html`<a href="${r.links.aggregates(size)}">${size}</a> `))}</p>
 <p>From ${time(answer.startTime)} to ${time(answer.endTime)}: ${totals.transactionCount} transactions, ${totals.addressCount} addresses, ${totals.outputCount} outputs, ${totals.assetCount} assets.</p>
 ${barChart(intervals)}
 ${table(
-  ["From", "Transactions", "Addresses", "Outputs", "Assets", "Volume (smallest units)"],
-  intervals.filter((i) => i.transactionCount > 0).map((i) => [time(i.startTime), i.transactionCount, i.addressCount, i.outputCount, i.assetCount, i.transactionVolume]),
+  ["From", "Transactions", "Addresses", "Outputs", "Assets", `Volume (${native?.symbol ?? "native asset"})`],
+  intervals.filter((i) => i.transactionCount > 0).map((i) => [time(i.startTime), i.transactionCount, i.addressCount, i.outputCount, i.assetCount, html`<span class="amount">${formatAmount(i.transactionVolume, unit)}</span>`]),
   "No activity in this period.",
 )}`;
 }
