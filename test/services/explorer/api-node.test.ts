@@ -78,6 +78,16 @@ describe("explorer API over a real node's index (nativekit node --index-enabled)
     }
   });
 
+  it("lists as unspent exactly the outputs the node's UTXO set holds for each address", async () => {
+    for (const address of [to, from]) {
+      const { body } = await get(`/x/outputs?address=${address}&spent=false`);
+      const ours = body.outputs.filter((o: { assetID: string }) => o.assetID === explorer.service.context.nativeAssetId).map((o: { transactionID: string; outputIndex: number }) => `${o.transactionID}:${o.outputIndex}`);
+      const { utxoIDs } = await client.xvm.getBalance({ address, assetID: "AVAX" });
+      expect(utxoIDs.length, address).to.be.greaterThan(0);
+      expect(ours.sort(), address).to.deep.equal(utxoIDs.map((u) => `${u.txID}:${u.outputIndex}`).sort());
+    }
+  });
+
   it("lists the transaction for the receiver on the legacy /x, and finds it by search", async () => {
     const { body } = await get(`/x/transactions?address=${to}`);
     expect(body.transactions.map((t: { id: string }) => t.id)).to.deep.equal([txID]);
