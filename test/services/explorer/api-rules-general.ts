@@ -204,6 +204,13 @@ export function generalRules(api: () => ServedApi): void {
       expect(week.body.intervals[0]).to.include({ startTime: "2024-01-01T00:00:00.000Z", endTime: "2024-01-08T00:00:00.000Z" });
     });
 
+    it("the legacy /x aggregates only the exchange chain; chainID=P only the platform chain", async () => {
+      const count = async (path: string) => (await api().get(path)).body.aggregates.transactionCount;
+      expect(await count("/x/aggregates")).to.equal(FIXTURE_TRANSACTIONS.filter((t) => t.chain === "X").length);
+      expect(await count("/v2/aggregates?chainID=P")).to.equal(FIXTURE_TRANSACTIONS.filter((t) => t.chain === "P").length);
+      expect((await api().get("/x/txfeeAggregates")).body.aggregates.txfee).to.equal(sum(FIXTURE_TRANSACTIONS.filter((t) => t.chain === "X").map((t) => t.fee)).toString());
+    });
+
     it("/txfeeAggregates sums the fees in the window, and per interval", async () => {
       const { body } = await api().get("/v2/txfeeAggregates");
       expect(body.aggregates.txfee).to.equal(sum(FIXTURE_TRANSACTIONS.map((t) => t.fee)).toString());
