@@ -1,9 +1,19 @@
 /**
  * The explorer's pages for people, served from `basePath` (`/` on its own, `/explorer` inside the
- * node): server-rendered HTML over the same records the JSON API answers.
+ * node): server-rendered HTML over the same records the JSON API answers, read through the
+ * explorer's reader.
  */
-export { createPages, type ExplorerPages } from "./router";
+import type { ExplorerReader } from "../reader";
+import { pagesReaderOf } from "./explorer-reader";
+import { createPages, type ExplorerPages, type PagesOptions } from "./router";
+
+export { createPages, type ExplorerPages, type PagesOptions } from "./router";
 export type { PagesReader } from "./reader";
+export { pagesReaderOf } from "./explorer-reader";
+
+export function createExplorerPages(options: Omit<PagesOptions, "reader"> & { reader: ExplorerReader }): ExplorerPages {
+  return createPages({ ...options, reader: pagesReaderOf(options.reader) });
+}
 
 /**
  * The paths the pages answer below the explorer's base path: all but the JSON API's (`/v2`,

@@ -30,7 +30,7 @@ export interface ExplorerPages {
 }
 
 const LATEST = 10;
-const PAGE_SIZE = 25;
+const DEFAULT_PAGE_SIZE = 25;
 /** How far back the chart looks for each interval size, in intervals. */
 const CHART_INTERVALS = 60;
 const INTERVAL_MS: Record<IntervalSize, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000, month: 2_592_000_000, year: 31_536_000_000 };
@@ -46,8 +46,17 @@ function isBech32Of(text: string, hrp: string): boolean {
 
 type Outcome = { status: number; page: PageContent } | { redirect: string };
 
-export function createPages(options: { reader: PagesReader; context: ExplorerContext; basePath: string }): ExplorerPages {
+export interface PagesOptions {
+  reader: PagesReader;
+  context: ExplorerContext;
+  basePath: string;
+  /** Rows of a history or list page (default 25). */
+  pageSize?: number;
+}
+
+export function createPages(options: PagesOptions): ExplorerPages {
   const { reader, context } = options;
+  const PAGE_SIZE = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const links: Links = createLinks(options.basePath);
 
   /** A render context holding the records of `assetIds` (and the native asset), read once. */
