@@ -29,10 +29,14 @@ async function main(): Promise<void> {
   const provider = new JsonRpcProvider(`${node.url}/ext/bc/C/rpc`, undefined, { staticNetwork: true, cacheTimeout: -1, pollingInterval: 50 });
   const lines: string[] = [];
   try {
-    const { assetID } = await runJourney(createNodeClient({ url: node.url }), provider, (line) => lines.push(line));
+    // The explorer opens its database while the journey runs, and follows the node as it goes.
+    const opening = openExplorerService({ nodeUrl: node.url, pollIntervalMs: 100 });
+    const { assetID } = await runJourney(createNodeClient({ url: node.url }), provider, (line) => lines.push(line)).catch(async (error: unknown) => {
+      await (await opening).close();
+      throw error;
+    });
     console.log(`journey done (${elapsed()})`);
-    const explorer = await openExplorerService({ nodeUrl: node.url, pollIntervalMs: 100 });
-    console.log(`explorer open (${elapsed()})`);
+    const explorer = await opening;
     try {
       await explorer.ingester.waitUntilCaughtUp(120_000);
       console.log(`explorer caught up (${elapsed()})`);

@@ -60,13 +60,15 @@ describe("explorer pages: the journey of npm run demo, in a browser", function (
     client = createNodeClient({ url: node.url });
     const provider = new JsonRpcProvider(`${node.url}/ext/bc/C/rpc`, undefined, { staticNetwork: true, cacheTimeout: -1, pollingInterval: 50 });
     const lines: string[] = [];
+    // The explorer opens its database while the journey runs, and follows the node as it goes.
+    const opening = openExplorerService({ nodeUrl: node.url, pollIntervalMs: 100 });
     try {
       assetID = (await runJourney(client, provider, (line) => lines.push(line))).assetID;
     } finally {
       provider.destroy();
+      explorer = await opening;
     }
     steps = stepTransactions(lines);
-    explorer = await openExplorerService({ nodeUrl: node.url, pollIntervalMs: 100 });
     await explorer.ingester.waitUntilCaughtUp(60_000);
     reader = createExplorerReader(explorer.database, explorer.context);
     server = await servePages(createExplorerPages({ reader, context: explorer.context, basePath: "/explorer" }), "/explorer");
