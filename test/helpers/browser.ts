@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import type { ExplorerPages } from "../../src/services/explorer/web";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/chromium/chromium", "/usr/bin/google-chrome"];
@@ -24,6 +24,23 @@ export function chromiumExecutable(): string {
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumExecutable(), args: ["--no-sandbox"] });
+}
+
+/** Runs `use` on a fresh page of its own browser context (no cookies or cache shared), closed afterwards. */
+export async function withPage<T>(browser: Browser, options: { javaScriptEnabled: boolean }, use: (page: Page) => Promise<T>): Promise<T> {
+  const session = await browser.newContext(options);
+  try {
+    return await use(await session.newPage());
+  } finally {
+    await session.close();
+  }
+}
+
+/** Types `text` in the layout's search box and submits it with Enter, as a person does. */
+export async function searchFromBox(page: Page, text: string): Promise<void> {
+  const box = page.getByRole("searchbox", { name: "Search" });
+  await box.fill(text);
+  await box.press("Enter");
 }
 
 export interface PagesServer {

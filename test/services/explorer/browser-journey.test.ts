@@ -7,7 +7,7 @@
  */
 import { expect } from "chai";
 import { JsonRpcProvider } from "ethers";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { runJourney } from "../../../scripts/demo";
 import { createNodeClient, type NodeClient } from "../../../src/clients";
 import { privateKeyToAddresses } from "../../../src/encoding";
@@ -16,7 +16,7 @@ import { LOCAL_TEST_KEY } from "../../../src/network/constants";
 import { createExplorerReader, type ExplorerReader } from "../../../src/services/explorer/reader";
 import { openExplorerService, type ExplorerService } from "../../../src/services/explorer/service";
 import { createExplorerPages } from "../../../src/services/explorer/web";
-import { launchBrowser, servePages, type PagesServer } from "../../helpers/browser";
+import { launchBrowser, searchFromBox, servePages, withPage, type PagesServer } from "../../helpers/browser";
 import { startedCliNode, type CliNode } from "../../helpers/cli-node";
 import { alive } from "../../helpers/processes";
 
@@ -85,14 +85,7 @@ describe("explorer pages: the journey of npm run demo, in a browser", function (
     }
   });
 
-  async function visit<T>(javaScriptEnabled: boolean, use: (page: Page) => Promise<T>): Promise<T> {
-    const session: BrowserContext = await browser.newContext({ javaScriptEnabled });
-    try {
-      return await use(await session.newPage());
-    } finally {
-      await session.close();
-    }
-  }
+  const visit = <T>(javaScriptEnabled: boolean, use: (page: Page) => Promise<T>) => withPage(browser, { javaScriptEnabled }, use);
 
   const lastImport = () => steps.get("7-8")![1]!;
   const wrapHash = () => steps.get("4")![0]!;
@@ -144,8 +137,7 @@ describe("explorer pages: the journey of npm run demo, in a browser", function (
   it("finds the wrap transaction by its hash and shows the nativeAssetCall and the wrapper's events decoded", async () => {
     await visit(true, async (page) => {
       await page.goto(`${server.url}/`);
-      await page.getByRole("searchbox", { name: "Search" }).fill(wrapHash());
-      await page.getByRole("searchbox", { name: "Search" }).press("Enter");
+      await searchFromBox(page, wrapHash());
       await page.waitForURL(`**/explorer/ctx/${wrapHash()}`);
       expect(readable(await page.locator("#call .event").first().textContent())).to.equal("nativeAssetCall");
       expect(await fact(page, "amount", "#call")).to.equal("400 000.00 GOLD");
@@ -169,8 +161,7 @@ describe("explorer pages: the journey of npm run demo, in a browser", function (
   it("reads the same without JavaScript: search, transaction, address and block pages", async () => {
     await visit(false, async (page) => {
       await page.goto(`${server.url}/`);
-      await page.getByRole("searchbox", { name: "Search" }).fill(lastImport());
-      await page.getByRole("searchbox", { name: "Search" }).press("Enter");
+      await searchFromBox(page, lastImport());
       await page.waitForURL(`**/explorer/tx/${lastImport()}`);
       await page.locator("#outputs").getByRole("link", { name: ewoq.exchange }).first().click();
       await page.waitForURL(`**/explorer/address/**`);
