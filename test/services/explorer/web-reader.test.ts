@@ -10,7 +10,7 @@ import { createExplorerPages } from "../../../src/services/explorer/web";
 import type { SqlDatabase } from "../../../src/services/sql/database";
 import { servePages, type PagesServer } from "../../helpers/browser";
 import { pgliteKind, seededDatabase } from "./api-helpers";
-import { BOB, DAVE, FIXTURE_CONTEXT, FIXTURE_C_BLOCKS, NAMED, TOKEN } from "./fixture-rows";
+import { BOB, CAROL, DAVE, FIXTURE_CONTEXT, FIXTURE_C_BLOCKS, NAMED, TOKEN } from "./fixture-rows";
 
 const THIN = "\u2009";
 
@@ -92,6 +92,12 @@ describe("explorer pages: over the reader, on PGlite with the table fixtures", f
     const block = FIXTURE_C_BLOCKS[4]!;
     const links = [...sectionOf((await page(`${server.url}/cblock/4`)).body, "transactions").matchAll(/href="\/explorer\/ctx\/([^"]+)"/g)].map((m) => m[1]);
     expect(links).to.deep.equal(block.transactions.map((t) => t.hash));
+  });
+
+  it("lists the contract-chain transactions from or to a 0x address", async () => {
+    const involved = FIXTURE_C_BLOCKS.flatMap((b) => b.transactions).filter((t) => t.from === CAROL.evm || t.to === CAROL.evm);
+    const links = [...sectionOf((await page(`${server.url}/address/${CAROL.evm}`)).body, "history").matchAll(/href="\/explorer\/ctx\/([^"]+)"/g)].map((m) => m[1]);
+    expect([...links].sort()).to.deep.equal(involved.map((t) => t.hash).sort());
   });
 
   it("redirects a search for a whole transaction ID to the transaction", async () => {

@@ -41,6 +41,12 @@ describe("explorer pages: routes", () => {
     expect(alone).to.include(`/address/${ALICE}`);
   });
 
+  it("forbids inline and foreign scripts with its content security policy", async () => {
+    const response = await fetch(`${server.url}/tx/${TRANSFER_ID}`);
+    expect(response.headers.get("content-security-policy")).to.include("script-src 'self'");
+    expect(response.headers.get("x-content-type-options")).to.equal("nosniff");
+  });
+
   it("serves its style sheet and chart script", async () => {
     expect((await get(`${server.url}/static/explorer.css`)).type).to.equal("text/css; charset=utf-8");
     expect((await get(`${server.url}/static/chart.js`)).type).to.equal("text/javascript; charset=utf-8");
