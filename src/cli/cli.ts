@@ -7,6 +7,8 @@
  * the code it resolves to.
  */
 import { runTransferCommand, TRANSFER_USAGE } from "./transfer-command";
+import { NETWORK_USAGE, runNetworkCommand } from "./network-command";
+import { NETWORK_RUNNER_USAGE, runNetworkRunnerCommand } from "./network-runner-command";
 import { createNodeVaultMount, runVaultCommand, VAULT_USAGE } from "./vault-command";
 import { createNodeExplorerMount, EXPLORER_USAGE, runExplorerCommand } from "./explorer-command";
 import { type Authorize, type GetHandler, type HttpNode, startHttpNode } from "../node/http-server";
@@ -54,6 +56,8 @@ export interface CliNode {
   wsRoutes?: Record<string, OpenSession>;
   /** Where the HTTP server's request lines go (the node's leveled log); default: the output. */
   requestLog?: (line: string) => void;
+  /** Called once the HTTP server listens, with its URL (the node's peer network starts here); a throw stops the node. */
+  listening?(url: string): Promise<void>;
   /** Releases the engine; called after the HTTP server has closed. */
   close?(): Promise<void>;
 }
@@ -113,6 +117,8 @@ Commands:
   c-to-x          Move an asset from the contract chain to the exchange chain
   vault           Start the multisig vault (/v1/multisig) beside a node
   explorer        Start the explorer: follows a node's indexes into PostgreSQL
+  network-runner  Start the local network runner (gRPC and HTTP gateway) for multi-node networks
+  network         start | status | uris | health | stop a network through a running runner
   help [command]  Show help for nativekit or for a command
 
 Options:
@@ -140,6 +146,10 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
         deps.stdout(VAULT_USAGE);
       } else if (command === "help" && rest[0] === "explorer") {
         deps.stdout(EXPLORER_USAGE);
+      } else if (command === "help" && rest[0] === "network-runner") {
+        deps.stdout(NETWORK_RUNNER_USAGE);
+      } else if (command === "help" && rest[0] === "network") {
+        deps.stdout(NETWORK_USAGE);
       } else if (command === "help" && (rest[0] === "x-to-c" || rest[0] === "c-to-x")) {
         deps.stdout(TRANSFER_USAGE);
       } else if (command === "help" && rest.length > 0) {
@@ -159,6 +169,10 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
       return runVaultCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
     case "explorer":
       return runExplorerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
+    case "network-runner":
+      return runNetworkRunnerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
+    case "network":
+      return runNetworkCommand(rest, { stdout: deps.stdout, stderr: deps.stderr });
     case "x-to-c":
     case "c-to-x":
       return runTransferCommand(command, rest, { stdout: deps.stdout, stderr: deps.stderr, env: deps.env ?? process.env });
@@ -207,6 +221,15 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
   } catch (e) {
     await node.close?.().catch(() => undefined);
     deps.stderr(`error: ${describeListenError(e, parsed.host, parsed.port)}\n`);
+    return ExitCode.Failure;
+  }
+
+  try {
+    await node.listening?.(server.url);
+  } catch (e) {
+    await server.close().catch(() => undefined);
+    await node.close?.().catch(() => undefined);
+    deps.stderr(`error: the node could not start: ${messageOf(e)}\n`);
     return ExitCode.Failure;
   }
 
