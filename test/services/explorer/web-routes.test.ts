@@ -99,6 +99,17 @@ describe("explorer pages: routes", () => {
     expect((await get(`${server.url}/cblock/6`)).status).to.equal(404);
   });
 
+  it("lists the assets with their supply in their denomination", async () => {
+    const page = await get(`${server.url}/assets`);
+    expect(page.body).to.include(`<a href="/explorer/asset/${GOLD_ID}">GOLD</a>`);
+    expect(page.body).to.include("1\u2009000\u2009000.00");
+  });
+
+  it("lists one chain's transactions and refuses a chain that is not X, P or C", async () => {
+    expect((await get(`${server.url}/txs/X`)).body).to.include(`/explorer/tx/${TRANSFER_ID}`);
+    expect((await get(`${server.url}/txs/Q`)).status).to.equal(400);
+  });
+
   it("answers an unknown path with a 404 page inside the layout", async () => {
     const page = await get(`${server.url}/nothing/here/at/all`);
     expect(page.status).to.equal(404);

@@ -14,7 +14,6 @@ const CHAINS_LIMIT = 100;
 export function pagesReaderOf(reader: ExplorerReader): PagesReader {
   const allTime = () => ({ startTime: 0, endTime: Date.now() });
   return {
-    overview: async () => reader.overview(),
     transaction: (id) => reader.transaction(id),
     latestTransactions: async ({ chainId, address, limit, cursor }) => {
       const page = await reader.transactions({

@@ -12,7 +12,6 @@ import type {
   CBlockSummary,
   CTransactionRecord,
   CTransactionSummary,
-  OverviewRecord,
   SearchAnswer,
   TransactionRecord,
 } from "../records";
@@ -32,7 +31,6 @@ export interface Holder {
 }
 
 export interface PagesReader {
-  overview(): Promise<OverviewRecord>;
   transaction(id: string): Promise<TransactionRecord | undefined>;
   /** The newest transactions of a chain, or touching an address (any chain). */
   latestTransactions(filter: { chainId?: string; address?: string; limit: number; cursor?: string }): Promise<Page<TransactionRecord>>;
