@@ -16,8 +16,9 @@ import { startHttpNode } from "../src/node/http-server";
 import { LocalNetwork } from "../src/node/local-network";
 import { createExplorerReader } from "../src/services/explorer/reader";
 import { openExplorerService } from "../src/services/explorer/service";
-import { createExplorerPages } from "../src/services/explorer/web";
-import { launchBrowser, servePages } from "../test/helpers/browser";
+import { createExplorerHttpHandler } from "../src/services/explorer/http";
+import { mountExplorerPages } from "../src/services/explorer/web";
+import { launchBrowser, serve } from "../test/helpers/browser";
 
 const OUT = path.join(__dirname, "..", "docs", "screenshots");
 
@@ -40,8 +41,9 @@ async function main(): Promise<void> {
     try {
       await explorer.ingester.waitUntilCaughtUp(120_000);
       console.log(`explorer caught up (${elapsed()})`);
-      const pages = createExplorerPages({ reader: createExplorerReader(explorer.database, explorer.context), context: explorer.context, basePath: "/explorer" });
-      const server = await servePages(pages, "/explorer");
+      const router = createExplorerHttpHandler(explorer, { basePath: "/explorer" });
+      mountExplorerPages(router, { reader: createExplorerReader(explorer.database, explorer.context), context: explorer.context });
+      const server = await serve(router.handle, "/explorer");
       const browser = await launchBrowser();
       try {
         const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -50,8 +50,8 @@ export interface PagesServer {
 }
 
 /** Serves `pages` on a free loopback port under `basePath` ("" or "/explorer"); other paths answer 404. */
-export async function servePages(pages: ExplorerPages, basePath = ""): Promise<PagesServer> {
-  const server = http.createServer((req, res) => {
+export function servePages(pages: ExplorerPages, basePath = ""): Promise<PagesServer> {
+  return serve((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
       res.writeHead(404).end();
@@ -61,7 +61,12 @@ export async function servePages(pages: ExplorerPages, basePath = ""): Promise<P
     pages.handle(req, res, path, url.searchParams).catch((error: unknown) => {
       res.writeHead(500).end(String(error));
     });
-  });
+  }, basePath);
+}
+
+/** Serves a request listener (e.g. the explorer's router) on a free loopback port; `url` ends with `basePath`. */
+export async function serve(listener: http.RequestListener, basePath = ""): Promise<PagesServer> {
+  const server = http.createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -15,8 +15,9 @@ import { formatAssetAmount } from "../../../src/flows/amounts";
 import { LOCAL_TEST_KEY } from "../../../src/network/constants";
 import { createExplorerReader, type ExplorerReader } from "../../../src/services/explorer/reader";
 import { openExplorerService, type ExplorerService } from "../../../src/services/explorer/service";
-import { createExplorerPages } from "../../../src/services/explorer/web";
-import { launchBrowser, searchFromBox, servePages, withPage, type PagesServer } from "../../helpers/browser";
+import { createExplorerHttpHandler } from "../../../src/services/explorer/http";
+import { mountExplorerPages } from "../../../src/services/explorer/web";
+import { launchBrowser, searchFromBox, serve, withPage, type PagesServer } from "../../helpers/browser";
 import { startedCliNode, type CliNode } from "../../helpers/cli-node";
 import { alive } from "../../helpers/processes";
 
@@ -71,7 +72,10 @@ describe("explorer pages: the journey of npm run demo, in a browser", function (
     steps = stepTransactions(lines);
     await explorer.ingester.waitUntilCaughtUp(60_000);
     reader = createExplorerReader(explorer.database, explorer.context);
-    server = await servePages(createExplorerPages({ reader, context: explorer.context, basePath: "/explorer" }), "/explorer");
+    // Mounted on the explorer's own router under /explorer, as `nativekit node --explorer` serves it.
+    const router = createExplorerHttpHandler(explorer, { basePath: "/explorer" });
+    mountExplorerPages(router, { reader, context: explorer.context });
+    server = await serve(router.handle, "/explorer");
     browser = await launchBrowser();
   });
 
@@ -89,6 +93,12 @@ describe("explorer pages: the journey of npm run demo, in a browser", function (
 
   const lastImport = () => steps.get("7-8")![1]!;
   const wrapHash = () => steps.get("4")![0]!;
+
+  it("shares the router with the service: /status still answers JSON beside the pages", async () => {
+    const response = await fetch(`${server.url}/status`);
+    expect(response.headers.get("content-type")).to.equal("application/json; charset=utf-8");
+    expect((await fetch(`${server.url}/`)).headers.get("content-type")).to.equal("text/html; charset=utf-8");
+  });
 
   it("shows the journey's transactions on the home page", async () => {
     await visit(true, async (page) => {
