@@ -100,6 +100,14 @@ describe("explorer pages: over the reader, on PGlite with the table fixtures", f
     expect([...links].sort()).to.deep.equal(involved.map((t) => t.hash).sort());
   });
 
+  it("links a block to the next one only while a next one is indexed", async () => {
+    const latest = FIXTURE_C_BLOCKS.length - 1;
+    expect((await page(`${server.url}/cblock/${latest - 1}`)).body).to.include(`<a rel="next" href="/explorer/cblock/${latest}">`);
+    const last = (await page(`${server.url}/cblock/${latest}`)).body;
+    expect(last).not.to.include('rel="next"');
+    expect(text(last)).to.include("the latest block");
+  });
+
   it("redirects a search for a whole transaction ID to the transaction", async () => {
     const answer = await page(`${server.url}/search?q=${NAMED.token.id}`);
     expect(answer.status).to.equal(302);

@@ -163,7 +163,8 @@ export function createPages(options: PagesOptions): ExplorerPages {
     if (!/^\d{1,18}$/.test(input)) return badInput(await renderContext([]), "A contract-chain block is given by its number (0, 1, 2, …); a block hash can be searched for.", input);
     const block = await reader.cBlock(BigInt(input));
     if (block === undefined) return notFound(await renderContext([]), "contract-chain block", input);
-    return ok({ title: `Block ${input}`, heading: `Contract-chain block ${input}`, body: renderCBlock(await renderContext([]), block), json: links.api(`/ctxdata/${input}`) });
+    const hasNext = (await reader.cBlock(BigInt(input) + 1n)) !== undefined;
+    return ok({ title: `Block ${input}`, heading: `Contract-chain block ${input}`, body: renderCBlock(await renderContext([]), block, hasNext), json: links.api(`/ctxdata/${input}`) });
   }
 
   async function cTransaction(hash: string): Promise<Outcome> {
