@@ -78,7 +78,9 @@ export function followerWiring(
   routes: Record<string, Dispatch>,
   wsRoutes: Record<string, OpenSession>,
 ): { routes: Record<string, Dispatch>; wsRoutes: Record<string, OpenSession> } {
-  const { network, exchange, platform, atomics } = chains;
+  const { network, exchange, platform, atomics, engine } = chains;
+  // Nothing should reach its pool (transactions are forwarded); if anything did, it is not mined.
+  engine.setAutomine(false);
   const issueOn = (path: string, method: string) => async (bytes: Uint8Array) => {
     const answer = (await peers.forward(path, method, { tx: encodeNodeBytes(bytes, "hex"), encoding: "hex" })) as { txID: string };
     return decodeCb58(answer.txID);
