@@ -7,6 +7,8 @@
  * the code it resolves to.
  */
 import { runTransferCommand, TRANSFER_USAGE } from "./transfer-command";
+import { NETWORK_USAGE, runNetworkCommand } from "./network-command";
+import { NETWORK_RUNNER_USAGE, runNetworkRunnerCommand } from "./network-runner-command";
 import { createNodeVaultMount, runVaultCommand, VAULT_USAGE } from "./vault-command";
 import { createNodeExplorerMount, EXPLORER_USAGE, runExplorerCommand } from "./explorer-command";
 import { type Authorize, type GetHandler, type HttpNode, startHttpNode } from "../node/http-server";
@@ -115,6 +117,8 @@ Commands:
   c-to-x          Move an asset from the contract chain to the exchange chain
   vault           Start the multisig vault (/v1/multisig) beside a node
   explorer        Start the explorer: follows a node's indexes into PostgreSQL
+  network-runner  Start the local network runner (gRPC and HTTP gateway) for multi-node networks
+  network         start | status | uris | health | stop a network through a running runner
   help [command]  Show help for nativekit or for a command
 
 Options:
@@ -142,6 +146,10 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
         deps.stdout(VAULT_USAGE);
       } else if (command === "help" && rest[0] === "explorer") {
         deps.stdout(EXPLORER_USAGE);
+      } else if (command === "help" && rest[0] === "network-runner") {
+        deps.stdout(NETWORK_RUNNER_USAGE);
+      } else if (command === "help" && rest[0] === "network") {
+        deps.stdout(NETWORK_USAGE);
       } else if (command === "help" && (rest[0] === "x-to-c" || rest[0] === "c-to-x")) {
         deps.stdout(TRANSFER_USAGE);
       } else if (command === "help" && rest.length > 0) {
@@ -161,6 +169,10 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
       return runVaultCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
     case "explorer":
       return runExplorerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
+    case "network-runner":
+      return runNetworkRunnerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
+    case "network":
+      return runNetworkCommand(rest, { stdout: deps.stdout, stderr: deps.stderr });
     case "x-to-c":
     case "c-to-x":
       return runTransferCommand(command, rest, { stdout: deps.stdout, stderr: deps.stderr, env: deps.env ?? process.env });

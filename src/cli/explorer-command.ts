@@ -6,7 +6,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createExplorerHttpHandler, type ExplorerHttpHandler, type ExplorerService, openExplorerService, startExplorerServer } from "../services/explorer";
+import {
+  createExplorerHttpHandler,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_POLL_INTERVAL_MS,
+  type ExplorerHttpHandler,
+  type ExplorerService,
+  openExplorerService,
+  startExplorerServer,
+} from "../services/explorer";
 import { withoutPassword } from "../services/sql/pg-database";
 
 export const DEFAULT_EXPLORER_PORT = 9670;
@@ -28,6 +36,8 @@ Options:
                           instead of the embedded PostgreSQL (PGlite)
   --data-dir <path>       the embedded database's directory (default ${DEFAULT_EXPLORER_DATA_DIR}
                           in the working directory; ignored with --database-url)
+  --poll-interval <ms>    how often each index is asked for new containers (default ${DEFAULT_POLL_INTERVAL_MS})
+  --page-size <n>         containers read and stored together, 1 to 1024 (default ${DEFAULT_PAGE_SIZE})
   --help, -h              show this help
 
 Or run it inside the node: nativekit node --explorer (served under ${NODE_EXPLORER_PREFIX} on the
@@ -47,7 +57,7 @@ export async function runExplorerCommand(args: readonly string[], deps: Explorer
   try {
     values = parseArgs({
       args: [...args],
-      options: { node: { type: "string" }, port: { type: "string" }, host: { type: "string" }, "database-url": { type: "string" }, "data-dir": { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { node: { type: "string" }, port: { type: "string" }, host: { type: "string" }, "database-url": { type: "string" }, "data-dir": { type: "string" }, "poll-interval": { type: "string" }, "page-size": { type: "string" }, help: { type: "boolean", short: "h" } },
       allowPositionals: false,
     }).values;
   } catch (error) {
@@ -63,6 +73,16 @@ export async function runExplorerCommand(args: readonly string[], deps: Explorer
     deps.stderr(`error: invalid --port ${JSON.stringify(portText)}: expected an integer from 0 to 65535\n\n${EXPLORER_USAGE}`);
     return 2;
   }
+  const pollText = (values["poll-interval"] as string | undefined) ?? String(DEFAULT_POLL_INTERVAL_MS);
+  const pageText = (values["page-size"] as string | undefined) ?? String(DEFAULT_PAGE_SIZE);
+  if (!/^\d+$/.test(pollText) || Number(pollText) < 10) {
+    deps.stderr(`error: invalid --poll-interval ${JSON.stringify(pollText)}: expected milliseconds, at least 10\n\n${EXPLORER_USAGE}`);
+    return 2;
+  }
+  if (!/^\d+$/.test(pageText) || Number(pageText) < 1 || Number(pageText) > 1024) {
+    deps.stderr(`error: invalid --page-size ${JSON.stringify(pageText)}: expected an integer from 1 to 1024\n\n${EXPLORER_USAGE}`);
+    return 2;
+  }
   const databaseUrl = values["database-url"] as string | undefined;
   const dataDir = path.resolve(deps.cwd ?? process.cwd(), (values["data-dir"] as string | undefined) ?? DEFAULT_EXPLORER_DATA_DIR);
   const nodeUrl = ((values.node as string | undefined) ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
@@ -75,6 +95,8 @@ export async function runExplorerCommand(args: readonly string[], deps: Explorer
       dataDir: databaseUrl === undefined ? dataDir : undefined,
       host: values.host as string | undefined,
       port: Number(portText),
+      pollIntervalMs: Number(pollText),
+      pageSize: Number(pageText),
       onError: reportOnce(deps),
     });
     // A node without indexing is told at once, rather than retried forever.

@@ -125,3 +125,4 @@ export * from "./ipcs";
 export * from "./admin";
 export * from "./platform";
 export * from "./vault";
+export * from "./runner";

@@ -54,10 +54,31 @@ export async function postgresKind(): Promise<DatabaseKind> {
       return db;
     },
     close: async () => {
+      await untilDisconnected(server.url);
       await server.stop();
       expect(alive(server.pid), `postgres pid ${server.pid} still running`).to.equal(false);
     },
   };
+}
+
+/**
+ * Waits until no session of the explorer's databases is left on the server: pg's Pool.end()
+ * resolves before its clients' sockets are closed, and a server stopping meanwhile makes such a
+ * client throw "terminating connection" with no listener left (an uncaught error in the test).
+ */
+async function untilDisconnected(url: string): Promise<void> {
+  const admin = new Client({ connectionString: url });
+  await admin.connect();
+  try {
+    for (let i = 0; i < 100; i++) {
+      const [row] = (await admin.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname LIKE 'explorer\\_%'")).rows;
+      if (row!.n === 0) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error("the explorer's connections to the test PostgreSQL server did not close within 5 s");
+  } finally {
+    await admin.end();
+  }
 }
 
 /** A database holding the table fixtures. */

@@ -202,6 +202,12 @@ export function exchangeRules(api: () => ServedApi): void {
       expect(new Set(walked).size).to.equal(5);
     });
 
+    it("/addresses/<address> with chainID answers that chain's record", async () => {
+      const { body } = await api().get(`/v2/addresses/${ALICE.address}?chainID=P`);
+      expect(body.chainID).to.equal(chainIdOf("P"));
+      expect(body.assets[NATIVE].balance).to.equal(sum(ownedBy(ALICE, (o) => o.chain === "P" && o.redeemedBy === undefined).map((o) => o.amount)).toString());
+    });
+
     it("the legacy /x answers an address's exchange-chain record", async () => {
       const { body } = await api().get(`/x/addresses/${ALICE.address}`);
       expect(body.chainID).to.equal(chainIdOf("X"));

@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import { expectRefusal, type ServedApi } from "./api-helpers";
 import { chainIdOf, sum } from "./fixture-oracle";
-import { ALICE, BOB, CAROL, DAY, FIXTURE_CONTEXT, FIXTURE_C_BLOCKS, FIXTURE_OUTPUTS, FIXTURE_TRANSACTIONS, NAMED, NATIVE, T0, TOKEN } from "./fixture-rows";
+import { ALICE, BOB, CAROL, DAY, cb58Of, FIXTURE_CONTEXT, FIXTURE_C_BLOCKS, FIXTURE_OUTPUTS, FIXTURE_TRANSACTIONS, NAMED, NATIVE, T0, TOKEN } from "./fixture-rows";
 
 const C_TRANSACTIONS_NEWEST_FIRST = FIXTURE_C_BLOCKS.flatMap((b) => b.transactions).reverse();
 
@@ -223,10 +223,19 @@ export function generalRules(api: () => ServedApi): void {
       expectRefusal(await api().get("/v2/__proto__"), 404, "no such path");
     });
 
-    it("a method other than GET is a 405 naming GET", async () => {
+    it("a method other than GET or HEAD is a 405 naming GET", async () => {
       const answer = await api().get("/v2/transactions", "POST");
-      expectRefusal(answer, 405, "GET only");
-      expect(answer.headers.allow).to.equal("GET");
+      expectRefusal(answer, 405, "GET (and HEAD) only");
+      expect(answer.headers.allow).to.equal("GET, HEAD");
+    });
+
+    it("HEAD answers GET's status and headers without a body", async () => {
+      const head = await fetch(`${api().url}/v2/transactions/${NAMED.pay1.id}`, { method: "HEAD" });
+      const get = await fetch(`${api().url}/v2/transactions/${NAMED.pay1.id}`);
+      expect(head.status).to.equal(200);
+      expect(head.headers.get("content-length")).to.equal(get.headers.get("content-length"));
+      expect(await head.text()).to.equal("");
+      expect((await fetch(`${api().url}/v2/transactions/${cb58Of("tx:none")}`, { method: "HEAD" })).status).to.equal(404);
     });
 
     it("SQL in parameters is only ever data: nothing breaks, nothing is found, the tables stay", async () => {

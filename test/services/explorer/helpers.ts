@@ -18,6 +18,7 @@ export const TEST_KEY_HEX = "0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b
 
 export interface FundedNode {
   network: LocalNetwork;
+  /** The HTTP server (a test may close it and serve the network again on the same port). */
   http: HttpNode;
   url: string;
   client: NodeClient;
@@ -44,7 +45,7 @@ export async function startFundedNode(options: { indexEnabled?: boolean } = {}):
   const evm = await client.cvm.importKey({ credentials: CREDENTIALS, privateKey: LOCAL_TEST_KEY });
   const provider = new ethers.JsonRpcProvider(`${url}/ext/bc/C/rpc`, undefined, { staticNetwork: true, cacheTimeout: -1 });
   const wallet = new ethers.Wallet(TEST_KEY_HEX, provider);
-  return {
+  const funded: FundedNode = {
     network,
     http,
     url,
@@ -57,10 +58,11 @@ export async function startFundedNode(options: { indexEnabled?: boolean } = {}):
     wallet,
     close: async () => {
       provider.destroy();
-      await http.close();
+      await funded.http.close().catch(() => undefined);
       await network.close();
     },
   };
+  return funded;
 }
 
 /** A fresh exchange-chain address of the keystore user. */

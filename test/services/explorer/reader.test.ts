@@ -8,7 +8,7 @@ import { createExplorerReader, CursorError, type ExplorerReader, type Transactio
 import type { SqlDatabase } from "../../../src/services/sql/database";
 import { pgliteKind, seededDatabase } from "./api-helpers";
 import { balanceOf } from "./fixture-oracle";
-import { ALICE, DAVE, DAY, FIXTURE_CONTEXT, FIXTURE_TRANSACTIONS, NATIVE, T0, cb58Of, insertTransaction, type FixtureTransaction } from "./fixture-rows";
+import { ALICE, BOB, CAROL, DAVE, DAY, TOKEN, FIXTURE_CONTEXT, FIXTURE_TRANSACTIONS, NATIVE, T0, cb58Of, insertTransaction, type FixtureTransaction } from "./fixture-rows";
 
 const ALL: TransactionsParams = { startTime: 0, endTime: T0 + 30 * DAY, limit: 5000, chainIds: [], addresses: [], sort: "timestamp-asc" };
 
@@ -53,6 +53,13 @@ describe("explorer reader (PGlite, table fixtures)", () => {
     const record = await reader.address(ALICE.address);
     expect(record!.chainID).to.equal("");
     expect(record!.assets[NATIVE]!.balance).to.equal(balanceOf(ALICE, NATIVE).toString());
+  });
+
+  it("an asset's holders come largest balance first, with their unspent sums", async () => {
+    const holders = await reader.assetHolders(TOKEN, 10);
+    const expected = [BOB, CAROL].map((p) => ({ address: p.address, balance: balanceOf(p, TOKEN).toString() })).sort((a, b) => Number(BigInt(b.balance) - BigInt(a.balance)));
+    expect(holders).to.deep.equal(expected);
+    expect(await reader.assetHolders(TOKEN, 1)).to.deep.equal(expected.slice(0, 1));
   });
 
   it("a cursor of another list is refused with a CursorError", async () => {

@@ -36,7 +36,7 @@ export function createExplorerApi(options: ExplorerApiOptions): ExplorerApi {
   async function answer(method: string, path: string, query: URLSearchParams): Promise<unknown> {
     const version = VERSION_PREFIX.exec(path);
     if (version === null) throw notFound(`no such path ${path}; the explorer answers under /v2 and the legacy /x`);
-    if (method !== "GET") throw new ExplorerApiError(405, `method ${method} is not allowed; the explorer answers GET only`);
+    if (method !== "GET" && method !== "HEAD") throw new ExplorerApiError(405, `method ${method} is not allowed; the explorer answers GET (and HEAD) only`);
     let segments: string[];
     try {
       segments = path.slice(version[0].length).split("/").filter((s) => s !== "").map(decodeURIComponent);
@@ -68,8 +68,11 @@ export function createExplorerApi(options: ExplorerApiOptions): ExplorerApi {
       }
       const text = JSON.stringify(body);
       const headers: http.OutgoingHttpHeaders = { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Access-Control-Allow-Origin": "*" };
-      if (status === 405) headers.Allow = "GET";
-      res.writeHead(status, headers).end(text);
+      if (status === 405) headers.Allow = "GET, HEAD";
+      // HEAD: the headers GET would send, without the body.
+      res.writeHead(status, headers).end(req.method === "HEAD" ? undefined : text);
     },
   };
 }
+
+export { mountExplorerApi } from "./mount";

@@ -50,6 +50,9 @@ interface EndpointContext {
   request: Request;
 }
 
+/** Search answers the best results first; a page of them is plenty by default. */
+export const SEARCH_LIMIT_DEFAULT = 100;
+
 const LIST = ["limit", "query", "startTime", "endTime", "cursor"] as const;
 
 function chainIds(ctx: EndpointContext, params: QueryParameters): string[] {
@@ -100,7 +103,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   search: {
     accepts: ["query", "limit"],
     withId: false,
-    answer: (ctx, params) => ctx.reader.search(parseQueryPrefix(params.one("query"), true)!, parseLimit(params.one("limit"), { min: 1, max: LIST_LIMIT_MAX, default: LIST_LIMIT_MAX })),
+    answer: (ctx, params) => ctx.reader.search(parseQueryPrefix(params.one("query"), true)!, parseLimit(params.one("limit"), { min: 1, max: LIST_LIMIT_MAX, default: SEARCH_LIMIT_DEFAULT })),
   },
   aggregates: {
     accepts: ["chainID", "assetID", "intervalSize", "startTime", "endTime"],

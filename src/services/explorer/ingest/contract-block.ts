@@ -5,11 +5,15 @@
  * (`eth_getTransactionReceipt`), and the block's atomic transactions when its RLP carries
  * `extData` (coreth's block body: header, transactions, uncles, version, extData).
  *
- * `extDataHash` is the header's when the node reports one; a node without it (this simulator)
- * gets the empty hash of 32 zero bytes.
+ * The atomic transactions come from the RLP's extData, else from the block's `blockExtraData`
+ * (hex) as the reference node's eth_getBlockByNumber answers it. A node with neither (this
+ * simulator, for now) shows its contract chain's imports nowhere: they are not indexed, and the
+ * outputs they spend stay unspent here (the correctness check reports them as unseen imports).
+ * `extDataHash` is the header's when the node reports one, else 32 zero bytes.
  */
 import { RLP } from "@ethereumjs/rlp";
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { hexToBytes } from "../../../encoding";
 import type { ExplorerContext } from "../context";
 import { decodeExtData } from "./atomic-tx";
 import type { JsonObject, NodeSource } from "./node-source";
@@ -77,7 +81,8 @@ export async function decodeContractBlock(context: ExplorerContext, node: NodeSo
     acceptedAt,
     transactions: txs.map((tx, i) => transactionRow(tx, receipts[i] ?? null)),
   };
-  return { block, atomicTransactions: decodeExtData(context, extData, acceptedAt, hash) };
+  const extra = extData.length > 0 ? extData : typeof json.blockExtraData === "string" ? hexToBytes(json.blockExtraData) : new Uint8Array(0);
+  return { block, atomicTransactions: decodeExtData(context, extra, acceptedAt, hash) };
 }
 
 function transactionRow(tx: JsonObject, receipt: JsonObject | null): CTransactionRow {

@@ -19,10 +19,16 @@ export interface CorrectnessReport {
   /** How much was compared. */
   checked: { balances: number; addresses: number; utxos: number; cBlocks: number };
   mismatches: string[];
+  /**
+   * Outputs exported to the contract chain that the node's shared memory no longer holds while
+   * no import of them was indexed: the node's contract-chain blocks did not show their atomic
+   * transactions (no extData in the block, no blockExtraData in eth_getBlockByNumber).
+   */
+  unseenImports: string[];
 }
 
 export async function checkExplorerAgainstNode(database: SqlDatabase, node: NodeSource, context: ExplorerContext): Promise<CorrectnessReport> {
-  const report: CorrectnessReport = { checked: { balances: 0, addresses: 0, utxos: 0, cBlocks: 0 }, mismatches: [] };
+  const report: CorrectnessReport = { checked: { balances: 0, addresses: 0, utxos: 0, cBlocks: 0 }, mismatches: [], unseenImports: [] };
   const xvm = createExchangeChainClient({ transport: node.transport });
   const platform = createPlatformChainClient({ transport: node.transport });
   const cvm = createContractChainClient({ transport: node.transport });
@@ -40,10 +46,10 @@ export async function checkExplorerAgainstNode(database: SqlDatabase, node: Node
         )
       ).map((r) => String(r.id)),
     );
-  const compareSets = (what: string, stored: Set<string>, onNode: Set<string>) => {
+  const compareSets = (what: string, stored: Set<string>, onNode: Set<string>, gone: string[] = report.mismatches) => {
     report.checked.utxos += onNode.size;
     for (const id of onNode) if (!stored.has(id)) report.mismatches.push(`${what}: the node's UTXO ${id} is not an unspent output in the explorer`);
-    for (const id of stored) if (!onNode.has(id)) report.mismatches.push(`${what}: the explorer's unspent output ${id} is not in the node's UTXO set`);
+    for (const id of stored) if (!onNode.has(id)) gone.push(gone === report.mismatches ? `${what}: the explorer's unspent output ${id} is not in the node's UTXO set` : id);
   };
   // Balances the node counts: unspent transfer outputs this address alone owns.
   const storedBalances = async (address: string, chainId: string) =>
@@ -92,7 +98,7 @@ export async function checkExplorerAgainstNode(database: SqlDatabase, node: Node
     for (const source of ["X", "P"] as const) {
       for await (const utxo of cvm.iterateUTXOs({ addresses: [`C-${address}`], sourceChain: source, encoding: "hex" })) onNode.add(utxoIdOf(utxo));
     }
-    compareSets(`C-${address} (shared memory)`, await unspentOf(address, context.chains.C), onNode);
+    compareSets(`C-${address} (shared memory)`, await unspentOf(address, context.chains.C), onNode, report.unseenImports);
   }
 
   const blocks = await database.query("SELECT number::text AS number, hash, parent_hash, state_root, receipts_root, gas_used::text AS gas_used, timestamp::text AS timestamp FROM c_blocks ORDER BY number");

@@ -9,15 +9,21 @@
  */
 import type { IndexContainer } from "../../../clients";
 import { NodeClientError } from "../../../clients";
+import { encodeCb58 } from "../../../encoding";
+import { decodeUtxo, TypeId } from "../../../xchain/codec";
 import type { SqlQueries } from "../../sql/database";
 import type { ExplorerContext } from "../context";
 import { decodeAtomicTx } from "./atomic-tx";
 import { decodeContractBlock } from "./contract-block";
 import { decodeExchangeTx } from "./exchange-tx";
 import type { ExplorerIndexName, NodeSource } from "./node-source";
-import { hexOf, millisOf } from "./outputs";
+import { hexOf, millisOf, outputRow } from "./outputs";
 import { decodePlatformBlock } from "./platform-block";
-import type { DecodedContainer, TransactionRow } from "./rows";
+import type { DecodedContainer, OutputRow, TransactionRow } from "./rows";
+
+/** The empty ID (32 zero bytes): the transaction ID of the platform chain's genesis UTXOs. */
+const EMPTY_ID = encodeCb58(new Uint8Array(32));
+const CONTRACT_BLOCKS_AT_ONCE = 16;
 
 export interface DecodedPage {
   containers: DecodedContainer[];
@@ -28,6 +34,8 @@ export interface DecodedPage {
 export class PageDecoder {
   /** Transaction IDs the node was asked about and does not know (asked once). */
   private readonly unknownToNode = new Set<string>();
+  /** Platform-chain addresses whose genesis UTXOs were looked for. */
+  private readonly genesisAddressesRead = new Set<string>();
 
   constructor(
     private readonly context: ExplorerContext,
@@ -36,10 +44,19 @@ export class PageDecoder {
   ) {}
 
   async decode(name: ExplorerIndexName, page: readonly IndexContainer[]): Promise<DecodedPage> {
+    // Contract-chain blocks wait on the node (block and receipts): several are asked at once.
+    const parallel = name === "C-block" ? CONTRACT_BLOCKS_AT_ONCE : 1;
     const containers: DecodedContainer[] = [];
-    for (const container of page) containers.push(await this.decodeContainer(name, container));
+    for (let i = 0; i < page.length; i += parallel) {
+      containers.push(...(await Promise.all(page.slice(i, i + parallel).map((c) => this.decodeContainer(name, c)))));
+    }
     const transactions = containers.flatMap((c) => c.transactions);
-    return { containers, extra: await this.missingSources(transactions) };
+    const extra = await this.missingSources(transactions);
+    if (name === "P-block" && transactions.length > 0) {
+      const genesis = await this.platformGenesis(transactions, containers[0]!.acceptedAt);
+      if (genesis !== undefined) extra.push(genesis);
+    }
+    return { containers, extra };
   }
 
   private async decodeContainer(name: ExplorerIndexName, container: IndexContainer): Promise<DecodedContainer> {
@@ -84,6 +101,70 @@ export class PageDecoder {
       else found.push(row);
     }
     return found;
+  }
+
+  /**
+   * The platform chain's genesis outputs the page's transactions touch. Its genesis is no
+   * transaction the node serves (its UTXOs carry the empty ID as their transaction), so the
+   * outputs are read two ways: those spent here from the inputs that spend them (amount,
+   * asset; owned by the input's signers), and those still unspent from the node's UTXO set of
+   * each address the page's transactions name. All belong to one row: the genesis, `genesis`.
+   */
+  private async platformGenesis(txs: readonly TransactionRow[], acceptedAt: number): Promise<TransactionRow | undefined> {
+    const chainId = this.context.chains.P;
+    const outputs = new Map<string, OutputRow>();
+    for (const tx of txs) {
+      if (tx.chainId !== chainId) continue;
+      for (const input of tx.inputs) {
+        if (input.transactionId !== EMPTY_ID) continue;
+        const signers = tx.credentials.filter((c) => c.inputPosition === input.position).map((c) => c.address);
+        outputs.set(input.outputId, {
+          id: input.outputId,
+          transactionId: EMPTY_ID,
+          outputIndex: input.outputIndex,
+          chainId,
+          createdOnChainId: chainId,
+          assetId: input.assetId,
+          outputType: TypeId.Secp256k1TransferOutput,
+          amount: input.amount,
+          locktime: 0n,
+          threshold: signers.length,
+          groupId: 0,
+          payload: null,
+          stake: false,
+          addresses: signers,
+        });
+      }
+    }
+    const addresses = new Set(txs.filter((t) => t.chainId === chainId).flatMap((t) => [...t.credentials.map((c) => c.address), ...t.outputs.flatMap((o) => o.addresses)]));
+    for (const address of addresses) {
+      if (this.genesisAddressesRead.has(address)) continue;
+      this.genesisAddressesRead.add(address);
+      for (const bytes of await this.node.platformUtxos(`P-${address}`)) {
+        const utxo = decodeUtxo(bytes);
+        if (encodeCb58(utxo.txId) !== EMPTY_ID) continue;
+        const row = outputRow(this.context, { txId: utxo.txId, outputIndex: utxo.outputIndex, chainId, createdOnChainId: chainId }, utxo.assetId, utxo.output);
+        outputs.set(row.id, row);
+      }
+    }
+    if (outputs.size === 0) return undefined;
+    return {
+      id: EMPTY_ID,
+      chainId,
+      type: "genesis",
+      memo: "",
+      txFee: 0n,
+      genesis: true,
+      acceptedAt,
+      blockId: null,
+      sourceChainId: null,
+      destinationChainId: null,
+      bytes: "",
+      inputs: [],
+      outputs: [...outputs.values()],
+      credentials: [],
+      assets: [],
+    };
   }
 
   /**

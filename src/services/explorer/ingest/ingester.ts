@@ -167,7 +167,8 @@ export class Ingester {
         const last = await this.lastAccepted(index);
         loop.progress.lastAccepted = last === null ? null : last.toString();
         if (last !== null && loop.next <= last) {
-          loop.progress.state = "following";
+          // A loop retrying says so until a page is stored again.
+          if (failures === 0) loop.progress.state = "following";
           const wanted = Number(last - loop.next + 1n < BigInt(this.pageSize) ? last - loop.next + 1n : BigInt(this.pageSize));
           const page = await this.options.node.index(index).getContainerRange(loop.next, wanted);
           const decoded = await this.decoder.decode(index, page);

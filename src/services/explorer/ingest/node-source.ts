@@ -9,6 +9,7 @@ import {
   createIndexClient,
   createInfoClient,
   createContractChainClient,
+  createPlatformChainClient,
   createTransport,
   decodeNodeBytes,
   type FetchFunction,
@@ -36,6 +37,8 @@ export interface NodeSource {
   contractReceipt(hash: string): Promise<JsonObject | null>;
   /** Signed bytes of an exchange-chain transaction, or undefined when the node does not know it. */
   exchangeTx(id: string): Promise<Uint8Array | undefined>;
+  /** The platform chain's UTXOs of an address (bech32 with the `P-` prefix), as bytes. */
+  platformUtxos(address: string): Promise<Uint8Array[]>;
   /** A contract-chain atomic transaction and its block height, or undefined. */
   atomicTx(id: string): Promise<{ bytes: Uint8Array; blockHeight: bigint | undefined } | undefined>;
 }
@@ -68,6 +71,7 @@ export function createNodeSource(nodeUrl: string, fetch?: FetchFunction): NodeSo
   const info = createInfoClient({ transport });
   const xvm = createExchangeChainClient({ transport });
   const cvm = createContractChainClient({ transport });
+  const platform = createPlatformChainClient({ transport });
   const indexes = new Map<ExplorerIndexName, IndexClient>();
   const unknownId = (error: unknown) => error instanceof NodeApiError;
   return {
@@ -98,6 +102,11 @@ export function createNodeSource(nodeUrl: string, fetch?: FetchFunction): NodeSo
         if (unknownId(error)) return undefined;
         throw error;
       }
+    },
+    platformUtxos: async (address) => {
+      const utxos: Uint8Array[] = [];
+      for await (const utxo of platform.iterateUTXOs({ addresses: [address], encoding: "hex" })) utxos.push(decodeNodeBytes(utxo, "hex"));
+      return utxos;
     },
     atomicTx: async (id) => {
       try {

@@ -7,7 +7,7 @@
  */
 import type { SqlQueries } from "../../sql/database";
 import type { AddressAssetRecord, AddressRecord } from "../records";
-import { decodeCursor, pageOf } from "./cursor";
+import { afterCursor, pageOf } from "./cursor";
 import type { AddressesParams, Page } from "./parameters";
 import { SqlParams, int, nullableText, text } from "./sql";
 
@@ -63,6 +63,11 @@ async function addressRecords(db: SqlQueries, keys: readonly AddressKey[], chain
   return keys.map((k) => ({ chainID: k.chainId, address: k.address, publicKey: publicKeys.get(k.address) ?? null, assets: assets.get(`${k.address} ${k.chainId}`) ?? {} }));
 }
 
+/** Records of known addresses over all chains (chainID ""), in the given order. */
+export function addressRecordsOverAllChains(db: SqlQueries, addresses: readonly string[]): Promise<AddressRecord[]> {
+  return addressRecords(db, addresses.map((address) => ({ address, chainId: "" })), [], false);
+}
+
 /**
  * One address: over the given chains (all when empty). The record's chainID is the chain when
  * exactly one is given, else "". Undefined when the explorer has never seen the address.
@@ -85,10 +90,7 @@ export async function listAddresses(db: SqlQueries, p: AddressesParams): Promise
   if (p.chainIds.length > 0) where.push(`ac.chain_id = ANY(${params.bindList(p.chainIds)})`);
   if (p.addresses.length > 0) where.push(`ac.address = ANY(${params.bindList(p.addresses)})`);
   if (p.query !== undefined) where.push(`starts_with(ac.address, ${params.bind(p.query)})`);
-  if (p.cursor !== undefined) {
-    const [address, chainId] = decodeCursor(p.cursor, "ss");
-    where.push(`(ac.address, ac.chain_id) > (${params.bind(address!)}::text, ${params.bind(chainId!)}::text)`);
-  }
+  if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [["ac.address", "text"], ["ac.chain_id", "text"]]));
   const rows = await db.query(
     `SELECT ac.address, ac.chain_id FROM address_chain ac WHERE ${where.join(" AND ")} ORDER BY ac.address, ac.chain_id LIMIT ${params.bind(p.limit + 1)}`,
     params.values,

@@ -6,7 +6,7 @@
  */
 import type { SqlQueries, SqlRow } from "../../sql/database";
 import type { AssetRecord } from "../records";
-import { decodeCursor, pageOf } from "./cursor";
+import { afterCursor, pageOf } from "./cursor";
 import type { AssetsParams, Page } from "./parameters";
 import { SqlParams, int, isoTime, text } from "./sql";
 
@@ -51,13 +51,31 @@ export async function listAssets(db: SqlQueries, p: AssetsParams): Promise<Page<
     const prefix = params.bind(p.query);
     where.push(`(starts_with(a.id, ${prefix}) OR starts_with(lower(a.name), lower(${prefix})) OR starts_with(lower(a.symbol), lower(${prefix})) OR (a.alias <> '' AND starts_with(lower(a.alias), lower(${prefix}))))`);
   }
-  if (p.cursor !== undefined) {
-    const [time, id] = decodeCursor(p.cursor, "ns");
-    where.push(`(a.accepted_at, a.id) > (${params.bind(time!)}::bigint, ${params.bind(id!)}::text)`);
-  }
+  if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [["a.accepted_at", "bigint"], ["a.id", "text"]]));
   const rows = await db.query(
     `SELECT ${ASSET_COLUMNS} FROM assets a WHERE ${where.join(" AND ")} ORDER BY a.accepted_at, a.id LIMIT ${params.bind(p.limit + 1)}`,
     params.values,
   );
   return pageOf(rows, p.limit, (r) => [Number(r.accepted_at), text(r, "id")], (shown) => assetRecords(db, shown));
+}
+
+/** An address holding an asset, with its balance (decimal string). */
+export interface AssetHolder {
+  address: string;
+  balance: string;
+}
+
+/**
+ * The addresses holding the asset, largest balance first (ties by address): sums of the unspent
+ * outputs each owns, over every chain. An output with several owners counts fully for each, as
+ * in the addresses' own balances.
+ */
+export async function readAssetHolders(db: SqlQueries, assetId: string, limit: number): Promise<AssetHolder[]> {
+  const rows = await db.query(
+    `SELECT oa.address, sum(o.amount)::text AS balance, sum(o.amount) AS ordering FROM outputs o JOIN output_addresses oa ON oa.output_id = o.id
+     WHERE o.asset_id = $1 AND o.redeeming_transaction_id IS NULL GROUP BY oa.address HAVING sum(o.amount) > 0
+     ORDER BY ordering DESC, oa.address LIMIT $2`,
+    [assetId, limit],
+  );
+  return rows.map((r) => ({ address: text(r, "address"), balance: text(r, "balance") }));
 }

@@ -5,7 +5,7 @@
  */
 import type { SqlQueries, SqlRow } from "../../sql/database";
 import type { CLogRecord, CTransactionRecord } from "../records";
-import { decodeCursor, pageOf } from "./cursor";
+import { afterCursor, pageOf } from "./cursor";
 import type { CTransactionsParams, Page } from "./parameters";
 import { SqlParams, groupBy, int, isoTime, nullableText, text } from "./sql";
 
@@ -95,10 +95,7 @@ export async function listCTransactions(db: SqlQueries, p: CTransactionsParams):
   if (p.query !== undefined) where.push(`starts_with(c.hash, ${params.bind(p.query)})`);
   if (p.blockStart !== undefined) where.push(`c.block_number >= ${params.bind(p.blockStart)}`);
   if (p.blockEnd !== undefined) where.push(`c.block_number < ${params.bind(p.blockEnd)}`);
-  if (p.cursor !== undefined) {
-    const [block, index] = decodeCursor(p.cursor, "nn");
-    where.push(`(c.block_number, c.transaction_index) < (${params.bind(block!)}::bigint, ${params.bind(index!)}::integer)`);
-  }
+  if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [["c.block_number", "bigint"], ["c.transaction_index", "integer"]], true));
   const rows = await db.query(
     `SELECT ${C_TRANSACTION_COLUMNS} FROM c_transactions c JOIN c_blocks b ON b.number = c.block_number
      WHERE ${where.join(" AND ")} ORDER BY c.block_number DESC, c.transaction_index DESC LIMIT ${params.bind(p.limit + 1)}`,

@@ -32,6 +32,15 @@ export function decodeCursor(cursor: string, kinds: string): CursorKey {
   return parts as CursorKey;
 }
 
+/**
+ * The condition "strictly after the cursor's key" on a list's sort columns (SQL row comparison),
+ * `<` for a list in descending order. `columns` pairs each column with its SQL type.
+ */
+export function afterCursor(bind: (value: string | number) => string, cursor: string, columns: readonly (readonly [column: string, type: "bigint" | "integer" | "text"])[], descending = false): string {
+  const key = decodeCursor(cursor, columns.map(([, type]) => (type === "text" ? "s" : "n")).join(""));
+  return `(${columns.map(([column]) => column).join(", ")}) ${descending ? "<" : ">"} (${key.map((part, i) => `${bind(part)}::${columns[i]![1]}`).join(", ")})`;
+}
+
 /** The page and, when more items may follow, the cursor after its last item. */
 export function pageOf<Row, Item>(rows: Row[], limit: number, key: (row: Row) => CursorKey, toItems: (rows: Row[]) => Promise<Item[]>): Promise<{ items: Item[]; next?: string }> {
   // Lists fetch limit + 1 rows: the extra one only says whether another page exists.

@@ -22,7 +22,7 @@ import type {
 } from "../records";
 import { listAddresses, readAddress, readAddressChains } from "./addresses";
 import { readAggregates, readTxfeeAggregates } from "./aggregates";
-import { listAssets, readAsset } from "./assets";
+import { listAssets, readAsset, readAssetHolders, type AssetHolder } from "./assets";
 import { listCBlocks, readCBlock } from "./c-blocks";
 import { listCTransactions, readCTransaction } from "./c-transactions";
 import { listOutputs, readOutput } from "./outputs";
@@ -45,6 +45,7 @@ export * from "./parameters";
 export { ReaderInputError } from "./errors";
 export { CursorError } from "./cursor";
 export { chainRecord } from "./overview";
+export type { AssetHolder } from "./assets";
 
 export interface ExplorerReader {
   overview(): OverviewRecord;
@@ -59,6 +60,8 @@ export interface ExplorerReader {
   addressChains(addresses: string[]): Promise<Record<string, string[]>>;
   asset(id: string): Promise<AssetRecord | undefined>;
   assets(params: AssetsParams): Promise<Page<AssetRecord>>;
+  /** The addresses holding the asset, largest balance first. */
+  assetHolders(assetId: string, limit: number): Promise<AssetHolder[]>;
   aggregates(params: AggregatesParams): Promise<AggregatesAnswer>;
   txfeeAggregates(params: TxfeeAggregatesParams): Promise<TxfeeAggregatesAnswer>;
   search(query: string, limit: number): Promise<SearchAnswer>;
@@ -80,6 +83,7 @@ export function createExplorerReader(db: SqlQueries, context: ExplorerContext): 
     addressChains: (addresses) => readAddressChains(db, addresses),
     asset: (id) => readAsset(db, id),
     assets: (params) => listAssets(db, params),
+    assetHolders: (assetId, limit) => readAssetHolders(db, assetId, limit),
     aggregates: (params) => readAggregates(db, context, params),
     txfeeAggregates: (params) => readTxfeeAggregates(db, params),
     search: (query, limit) => search(db, query, limit),

@@ -4,7 +4,7 @@
  */
 import type { SqlQueries, SqlRow } from "../../sql/database";
 import type { OutputRecord } from "../records";
-import { decodeCursor, pageOf } from "./cursor";
+import { afterCursor, pageOf } from "./cursor";
 import type { OutputsParams, Page } from "./parameters";
 import { SqlParams, groupBy, int, isoTime, nullableText, text } from "./sql";
 
@@ -77,10 +77,7 @@ export async function listOutputs(db: SqlQueries, p: OutputsParams): Promise<Pag
   if (p.addresses.length > 0) where.push(`EXISTS (SELECT 1 FROM output_addresses oa WHERE oa.output_id = o.id AND oa.address = ANY(${params.bindList(p.addresses)}))`);
   if (p.spent !== undefined) where.push(p.spent ? "o.redeeming_transaction_id IS NOT NULL" : "o.redeeming_transaction_id IS NULL");
   if (p.query !== undefined) where.push(`starts_with(o.id, ${params.bind(p.query)})`);
-  if (p.cursor !== undefined) {
-    const [time, id] = decodeCursor(p.cursor, "ns");
-    where.push(`(o.accepted_at, o.id) > (${params.bind(time!)}::bigint, ${params.bind(id!)}::text)`);
-  }
+  if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [["o.accepted_at", "bigint"], ["o.id", "text"]]));
   const rows = await db.query(
     `SELECT ${OUTPUT_COLUMNS} FROM outputs o WHERE ${where.join(" AND ")} ORDER BY o.accepted_at, o.id LIMIT ${params.bind(p.limit + 1)}`,
     params.values,

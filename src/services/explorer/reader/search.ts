@@ -9,7 +9,7 @@
  */
 import type { SqlQueries, SqlRow } from "../../sql/database";
 import type { SearchAnswer, SearchResult, SearchResultType } from "../records";
-import { readAddress } from "./addresses";
+import { addressRecordsOverAllChains } from "./addresses";
 import { ASSET_COLUMNS, assetRecords } from "./assets";
 import { findCBlock } from "./c-blocks";
 import { readCTransaction } from "./c-transactions";
@@ -74,9 +74,9 @@ export async function search(db: SqlQueries, rawQuery: string, limit: number): P
   assets.forEach((m, i) => results.push({ type: "asset", data: assetData[i], score: m.score }));
 
   const address = query.replace(/^[XPC]-/, "");
-  for (const m of await prefixMatches(db, "(SELECT address FROM addresses UNION SELECT address FROM address_chain) known", "address", address, limit)) {
-    results.push({ type: "address", data: await readAddress(db, m.id, []), score: m.score });
-  }
+  const addresses = await prefixMatches(db, "(SELECT address FROM addresses UNION SELECT address FROM address_chain) known", "address", address, limit);
+  const addressData = await addressRecordsOverAllChains(db, addresses.map((m) => m.id));
+  addresses.forEach((m, i) => results.push({ type: "address", data: addressData[i], score: m.score }));
 
   const outputs = await prefixMatches(db, "outputs", "id", query, limit);
   const outputData = new Map((await outputRecords(db, await outputRowsByIds(db, outputs.map((m) => m.id)))).map((o) => [o.id, o]));

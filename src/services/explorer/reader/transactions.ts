@@ -6,7 +6,7 @@
  */
 import type { SqlQueries, SqlRow } from "../../sql/database";
 import type { CredentialRecord, InputRecord, TransactionRecord } from "../records";
-import { decodeCursor, pageOf } from "./cursor";
+import { afterCursor, pageOf } from "./cursor";
 import { outputRecords, outputRowsByIds, outputsOfTransactions } from "./outputs";
 import type { Page, TransactionsParams } from "./parameters";
 import { SqlParams, groupBy, int, isoTime, text } from "./sql";
@@ -107,10 +107,7 @@ export async function listTransactions(db: SqlQueries, p: TransactionsParams): P
   if (p.query !== undefined) where.push(`starts_with(t.id, ${params.bind(p.query)})`);
   // The direction is one of two fixed words, never the caller's text.
   const descending = p.sort === "timestamp-desc";
-  if (p.cursor !== undefined) {
-    const [time, sequence] = decodeCursor(p.cursor, "nn");
-    where.push(`(t.accepted_at, t.sequence) ${descending ? "<" : ">"} (${params.bind(time!)}::bigint, ${params.bind(sequence!)}::bigint)`);
-  }
+  if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [["t.accepted_at", "bigint"], ["t.sequence", "bigint"]], descending));
   const direction = descending ? "DESC" : "ASC";
   const rows = await db.query(
     `SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE ${where.join(" AND ")}
