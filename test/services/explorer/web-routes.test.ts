@@ -122,6 +122,15 @@ describe("explorer pages: routes", () => {
     expect(page.body).to.include("minute, hour, day, week, month, year");
   });
 
+  it("charts one asset's activity with its volume in that asset, linked from the asset's page", async () => {
+    const assetPage = await get(`${server.url}/asset/${GOLD_ID}`);
+    expect(assetPage.body).to.include(`href="/explorer/chart?interval=minute&amp;asset=${GOLD_ID}"`);
+    const chart = await get(`${server.url}/chart?interval=minute&asset=${GOLD_ID}`);
+    expect(chart.body).to.include("<th>Volume (GOLD)</th>");
+    expect(chart.body).to.include(`<a href="/explorer/chart?interval=hour&amp;asset=${GOLD_ID}">hour</a>`);
+    expect((await get(`${server.url}/chart?asset=GOLD`)).status).to.equal(400);
+  });
+
   it("answers 503 with the database's message when the reader fails", async () => {
     const failing = await servePages(createPages({ reader: recordsReader({ transaction: async () => Promise.reject(new Error("connection refused")) }), context, basePath: "/" }), "");
     try {

@@ -45,6 +45,7 @@ export function pagesReaderOf(reader: ExplorerReader): PagesReader {
     cTransaction: (hash) => reader.cTransaction(hash),
     cTransactionsOf: async (address, limit) => (await reader.cTransactions({ ...allTime(), limit, address })).items,
     search: (query) => reader.search(query, SEARCH_LIMIT),
-    aggregates: ({ intervalSize, startTime, endTime }) => reader.aggregates({ chainIds: [], intervalSize, startTime: startTime.getTime(), endTime: endTime.getTime() }),
+    aggregates: ({ intervalSize, startTime, endTime, assetId }) =>
+      reader.aggregates({ chainIds: [], intervalSize, startTime: startTime.getTime(), endTime: endTime.getTime(), ...(assetId === undefined ? {} : { assetId }) }),
   };
 }

@@ -46,5 +46,6 @@ export interface PagesReader {
   /** The newest contract-chain transactions from or to an address (0x…). */
   cTransactionsOf(address: string, limit: number): Promise<CTransactionRecord[]>;
   search(query: string): Promise<SearchAnswer>;
-  aggregates(query: { intervalSize: IntervalSize; startTime: Date; endTime: Date }): Promise<AggregatesAnswer>;
+  /** Per interval; of one asset's outputs (and its volume) when `assetId` is given, else of all (with the native asset's volume). */
+  aggregates(query: { intervalSize: IntervalSize; startTime: Date; endTime: Date; assetId?: string }): Promise<AggregatesAnswer>;
 }

@@ -176,13 +176,15 @@ export function createPages(options: PagesOptions): ExplorerPages {
     return ok({ title: `Transaction ${hash}`, heading: html`Contract-chain transaction <span class="id">${hash}</span>`, body: renderCTransaction(r, tx), json: `${links.api("/ctransactions")}?hash=${hash}` });
   }
 
-  async function chart(interval: string | null): Promise<Outcome> {
+  async function chart(interval: string | null, assetId: string | undefined): Promise<Outcome> {
+    if (assetId !== undefined && !isCb58(assetId, 32)) return badInput(await renderContext([]), "An asset ID is 32 bytes written in cb58.", assetId);
     const size = (interval ?? "minute") as IntervalSize;
     if (!INTERVAL_SIZES.includes(size)) return badInput(await renderContext([]), `The interval is one of ${INTERVAL_SIZES.join(", ")}.`, interval ?? "");
     const endTime = new Date();
     const startTime = new Date(Math.floor((endTime.getTime() - CHART_INTERVALS * INTERVAL_MS[size]) / INTERVAL_MS[size]) * INTERVAL_MS[size]);
-    const answer = await reader.aggregates({ intervalSize: size, startTime, endTime });
-    return ok({ title: "Activity", heading: "Activity over time", body: renderChart(await renderContext([]), size, answer), head: html`<script src="${links.chartScript()}" defer></script>`, json: `${links.api("/aggregates")}?intervalSize=${size}` });
+    const answer = await reader.aggregates({ intervalSize: size, startTime, endTime, ...(assetId === undefined ? {} : { assetId }) });
+    const json = `${links.api("/aggregates")}?intervalSize=${size}${assetId === undefined ? "" : `&assetID=${assetId}`}`;
+    return ok({ title: "Activity", heading: "Activity over time", body: renderChart(await renderContext(assetId === undefined ? [] : [assetId]), size, answer, assetId), head: html`<script src="${links.chartScript()}" defer></script>`, json });
   }
 
   async function route(path: string, query: URLSearchParams): Promise<Outcome> {
@@ -192,7 +194,7 @@ export function createPages(options: PagesOptions): ExplorerPages {
     if (parts.length === 0) return home();
     if (parts.length === 1 && first === "search") return search(query.get("q") ?? "");
     if (parts.length === 1 && first === "assets") return assets();
-    if (parts.length === 1 && first === "chart") return chart(query.get("interval"));
+    if (parts.length === 1 && first === "chart") return chart(query.get("interval"), query.get("asset") ?? undefined);
     if (parts.length === 2 && second !== undefined) {
       if (first === "tx") return transaction(second);
       if (first === "txs") return chainTransactions(second, cursor);
