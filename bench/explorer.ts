@@ -8,8 +8,8 @@
  * reported apart), and the latency of the explorer's endpoints under `--clients` concurrent
  * clients (median and p95).
  *
- * Endpoint latency: EXPLORER_ENDPOINTS lists the GET paths measured. Today it holds /status;
- * the /v2 list endpoints are added there once the API is mounted on the explorer's router.
+ * Endpoint latency: EXPLORER_ENDPOINTS lists the GET paths measured: the service's /status and
+ * the main /v2 list endpoints, each a page of 100 newest first, and the home page.
  */
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
@@ -21,7 +21,16 @@ import { LocalNetwork } from "../src/node/local-network";
 import { startExplorerServer } from "../src/services/explorer";
 
 /** GET paths (relative to the explorer's root) whose latency is measured under concurrent clients. */
-export const EXPLORER_ENDPOINTS: readonly string[] = ["/status"];
+export const EXPLORER_ENDPOINTS: readonly string[] = [
+  "/status",
+  "/v2/transactions?limit=100&sort=timestamp-desc",
+  "/v2/addresses?limit=100",
+  "/v2/outputs?limit=100",
+  "/v2/assets?limit=100",
+  "/v2/cblocks?limit=100&limit=100",
+  "/v2/ctransactions?limit=100",
+  "/",
+];
 
 export const EXPLORER_BENCH_USAGE = `Usage: npm run bench -- explorer [options]
 

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import {
-  createExplorerHttpHandler,
+  createExplorerSite,
   DEFAULT_PAGE_SIZE,
   DEFAULT_POLL_INTERVAL_MS,
   type ExplorerHttpHandler,
@@ -26,7 +26,8 @@ export const EXPLORER_USAGE = `Usage: nativekit explorer [options]
 
 Start the explorer: it follows a node's index API (the node must run with --index-enabled),
 stores the three chains' transactions, outputs, addresses, assets and contract-chain blocks in
-PostgreSQL, and serves them over HTTP (GET /status shows how far each index is read).
+PostgreSQL, and serves them over HTTP: pages for people at /, the JSON API at /v2 (and the
+legacy /x), and GET /status (how far each index is read).
 
 Options:
   --node <url>            the node's base URL (default http://127.0.0.1:9650)
@@ -175,7 +176,7 @@ export function createNodeExplorerMount(dbDir: string | undefined, log?: (line: 
     start: async (nodeUrl) => {
       const errors = log === undefined ? undefined : reportOnce({ stderr: (text) => log(text.trimEnd()) });
       service = await openExplorerService({ nodeUrl, dataDir: dbDir === undefined ? undefined : path.join(dbDir, "explorer"), onError: errors });
-      handler = createExplorerHttpHandler(service, { basePath: NODE_EXPLORER_PREFIX });
+      handler = createExplorerSite(service, { basePath: NODE_EXPLORER_PREFIX });
       return describeStart(service, `${nodeUrl}${NODE_EXPLORER_PREFIX}`, nodeUrl);
     },
     close: async () => service?.close(),

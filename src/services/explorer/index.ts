@@ -1,5 +1,6 @@
 /** The explorer service: an index of the node's three chains in PostgreSQL (PGlite or a server), and its HTTP entry. */
 export { openExplorerService, startExplorerServer, type ExplorerService, type ExplorerServiceOptions, type ExplorerServer } from "./service";
+export { createExplorerSite } from "./site";
 export { createExplorerHttpHandler, sendError, sendJson, type ExplorerHttpHandler, type ExplorerRequest, type ExplorerRouteHandler } from "./http";
 export { Ingester, IndexDisabledError, DEFAULT_POLL_INTERVAL_MS, DEFAULT_PAGE_SIZE, type IndexProgress, type IndexState } from "./ingest/ingester";
 export { EXPLORER_INDEXES, type ExplorerIndexName } from "./ingest/node-source";

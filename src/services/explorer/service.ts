@@ -10,13 +10,14 @@ import type { SqlDatabase } from "../sql/database";
 import { openPostgresDatabase } from "../sql/pg-database";
 import { openPgliteDatabase } from "../sql/pglite-database";
 import type { ExplorerContext } from "./context";
-import { createExplorerHttpHandler, type ExplorerHttpHandler } from "./http";
+import type { ExplorerHttpHandler } from "./http";
 import { storeContext } from "./ingest/chains";
 import { PageDecoder } from "./ingest/decode-page";
 import { checkIndexesServed, Ingester, type IngesterOptions } from "./ingest/ingester";
 import { createNodeSource, type NodeSource } from "./ingest/node-source";
 import { storeTransactions } from "./ingest/store";
 import { migrateExplorer } from "./schema";
+import { createExplorerSite } from "./site";
 
 export interface ExplorerServiceOptions {
   /** Base URL of the node, e.g. `http://127.0.0.1:9650`. */
@@ -97,7 +98,7 @@ export interface ExplorerServer {
 /** The explorer on an HTTP server of its own, at the root path. */
 export async function startExplorerServer(options: ExplorerServiceOptions & { host?: string; port?: number }): Promise<ExplorerServer> {
   const service = await openExplorerService(options);
-  const handler = createExplorerHttpHandler(service, { basePath: "" });
+  const handler = createExplorerSite(service, { basePath: "" });
   const server = http.createServer((req, res) => handler.handle(req, res));
   const host = options.host ?? "127.0.0.1";
   try {

@@ -25,6 +25,7 @@ async function waitFor<T>(check: () => T | null | undefined | Promise<T | null |
 }
 
 interface StatusAnswer {
+  networkID: number;
   indexes: { index: string; nextIndex: string; lastAccepted: string | null; behindBy: string | null; state: string; lastError: string | null }[];
 }
 
@@ -44,9 +45,18 @@ describe("explorer: the command line", function () {
         return answer.indexes.find((i) => i.index === "X-tx" && i.state === "caught-up" && i.nextIndex === "1") === undefined ? null : answer;
       }, "the X index to be read");
       expect(status.indexes.map((i) => i.index)).to.deep.equal(["X-tx", "P-block", "C-block"]);
-      const missing = await fetch(`${url}/v9/nothing`);
-      expect(missing.status).to.equal(404);
-      expect(await missing.json()).to.deep.equal({ code: 404, message: "nothing at /v9/nothing" });
+      // The JSON API, the pages and /status are all served: the API's 404 is JSON, a page's is HTML.
+      const apiMissing = await fetch(`${url}/v2/transactions/11111111111111111111111111111111LpoYY`);
+      expect(apiMissing.status).to.equal(404);
+      expect(((await apiMissing.json()) as { code: number }).code).to.equal(404);
+      const overview = (await (await fetch(`${url}/v2`)).json()) as { network_id: number };
+      expect(overview.network_id).to.equal(status.networkID);
+      const pageMissing = await fetch(`${url}/v9/nothing`);
+      expect(pageMissing.status).to.equal(404);
+      expect(pageMissing.headers.get("content-type")).to.match(/^text\/html/);
+      const home = await fetch(`${url}/`);
+      expect(home.status).to.equal(200);
+      expect(await home.text()).to.include("<form");
     } finally {
       run.stop();
       expect(await run.exit).to.equal(0);
@@ -85,6 +95,10 @@ describe("explorer: the command line", function () {
       const status = (await (await fetch(`${node.url}/explorer/status`)).json()) as StatusAnswer;
       expect(status.indexes.every((i) => i.lastError === null)).to.equal(true);
       expect((await fetch(`${node.url}/explorer/nope`)).status).to.equal(404);
+      const overview = (await (await fetch(`${node.url}/explorer/v2`)).json()) as { network_id: number };
+      expect(overview.network_id).to.equal(status.networkID);
+      const home = await (await fetch(`${node.url}/explorer/`)).text();
+      expect(home).to.include(`href="/explorer/`);
     } finally {
       expect(await node.stop()).to.equal(0);
       expect(alive(node.pid)).to.equal(false);

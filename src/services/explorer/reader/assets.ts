@@ -1,7 +1,9 @@
 /**
- * Assets with their current supply: the sum of the asset's unspent outputs on every chain
- * (exported outputs in flight included; what a contract chain's import consumed is gone from it),
- * summed by the database. A list is ordered by acceptance time, then ID (its keyset); its `query`
+ * Assets with their current supply, summed by the database: the asset's unspent outputs on every
+ * chain (exported outputs in flight included), plus what the contract chain holds in account
+ * balances — the outputs its imports consumed, less the outputs its exports created. For the
+ * native asset that last part is an upper bound: the contract chain's gas and atomic fees are
+ * paid from account balances the explorer does not see. A list is ordered by acceptance time, then ID (its keyset); its `query`
  * is a prefix of the ID, or (case-insensitively) of the name, symbol or alias.
  */
 import type { SqlQueries, SqlRow } from "../../sql/database";
@@ -18,8 +20,16 @@ export async function assetRecords(db: SqlQueries, rows: readonly SqlRow[]): Pro
   const supplies = new Map(
     (
       await db.query(
-        `SELECT asset_id, sum(amount)::text AS supply FROM outputs WHERE asset_id = ANY(${params.bindList(rows.map((r) => text(r, "id")))})
-         AND redeeming_transaction_id IS NULL GROUP BY asset_id`,
+        `WITH c AS (SELECT id FROM chains WHERE alias = 'C')
+         SELECT o.asset_id,
+                (sum(CASE WHEN o.redeeming_transaction_id IS NULL THEN o.amount ELSE 0 END)
+                 + sum(CASE WHEN spender.chain_id = (SELECT id FROM c) THEN o.amount ELSE 0 END)
+                 - sum(CASE WHEN creator.chain_id = (SELECT id FROM c) THEN o.amount ELSE 0 END))::text AS supply
+           FROM outputs o
+           JOIN transactions creator ON creator.id = o.transaction_id
+           LEFT JOIN transactions spender ON spender.id = o.redeeming_transaction_id
+          WHERE o.asset_id = ANY(${params.bindList(rows.map((r) => text(r, "id")))})
+          GROUP BY o.asset_id`,
         params.values,
       )
     ).map((r) => [text(r, "asset_id"), text(r, "supply")]),
