@@ -22,9 +22,11 @@ import { parseArgs } from "node:util";
 import { PEER_NAMES, type PeerName, type PeerProcess, type PeerSpec, anvilPeer, hardhatPeer, nativekitPeer, startPeer, stopAll } from "./peers";
 import { type RoundTripResult, type TransferResult, TransferWorkload, runRoundTrips } from "./scenarios";
 import { SUITE_USAGE, measureSuites, parseSuiteOptions, printSuiteTable, stopSuiteProcesses } from "./suite";
+import { explorerBenchMain } from "./explorer";
 
 const USAGE = `Usage: npm run bench -- [options]
        npm run bench -- suite [options]     (the suite benchmark; see --help there)
+       npm run bench -- explorer [options]  (the explorer's indexing benchmark; see --help there)
 
 Measures nativekit node against hardhat node (EDR) and anvil over JSON-RPC/HTTP.
 
@@ -395,6 +397,7 @@ function environment(): Report["environment"] {
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv[0] === "suite") return suiteMain(argv.slice(1));
+  if (argv[0] === "explorer") return explorerBenchMain(argv.slice(1));
   const options = commandLine(() => parseOptions(argv), USAGE);
   if (typeof options === "number") return options;
   const started = Date.now();

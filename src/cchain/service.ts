@@ -20,6 +20,9 @@ import { loadAcceptedAtomicTxs, nextBlockHeight, stageAcceptedAtomicTx } from ".
 import { verifyAtomicTx } from "./semantics";
 import { applyAtomicStateTransfer, atomicRequestsOf } from "./state-transfer";
 
+/** How long a forwarded transaction may take to reach this node from the producer. */
+const FORWARD_WAIT_MS = 10_000;
+
 /** Status of an atomic transaction as getAtomicTxStatus reports it. */
 export type AtomicStatus = "Accepted" | "Processing" | "Dropped" | "Unknown";
 
@@ -75,6 +78,11 @@ export class ContractChainAtomics {
   private readonly clock: () => bigint;
   private readonly records = new Map<string, TxRecord>();
   private readonly store: DurableStore | undefined;
+  private submit: ((signedBytes: Uint8Array) => Promise<string>) | undefined;
+  /** Transactions whose block is being accepted (its listeners run before the record is made), by cb58 ID. */
+  private readonly accepting = new Map<string, Uint8Array>();
+  /** Forwarded transactions awaited, by cb58 ID. */
+  private readonly waiters = new Map<string, (accepted: AcceptedAtomicTx) => void>();
 
   constructor(options: ContractChainAtomicsOptions) {
     this.host = options.host;
@@ -125,7 +133,47 @@ export class ContractChainAtomics {
    * for its content is then reported as Dropped.
    */
   issue(tx: Uint8Array | ParsedAtomicTx): Promise<AcceptedAtomicTx> {
+    return this.submit === undefined ? this.acceptHere(tx) : this.forward(tx);
+  }
+
+  /** Verifies and accepts a transaction on this chain, whatever `forwardIssuesTo` set (a follower applying its producer's block). */
+  acceptHere(tx: Uint8Array | ParsedAtomicTx): Promise<AcceptedAtomicTx> {
     return this.host.serialize(() => this.issueLocked(tx));
+  }
+
+  /**
+   * From now on `issue`, `importFunds` and `exportFunds` hand the signed transaction to
+   * `submit` (a follower's link to its producer, answering the transaction's cb58 ID), and
+   * resolve once this chain has accepted it from the producer's block.
+   */
+  forwardIssuesTo(submit: (signedBytes: Uint8Array) => Promise<string>): void {
+    this.submit = submit;
+  }
+
+  private async forward(tx: Uint8Array | ParsedAtomicTx): Promise<AcceptedAtomicTx> {
+    let bytes = tx instanceof Uint8Array ? tx : tx.signedBytes;
+    const txId = await this.submit!(bytes);
+    const record = this.records.get(txId);
+    const height = record === undefined ? undefined : this.acceptedHeight(txId, record);
+    if (record !== undefined && height !== undefined) {
+      bytes = record.bytes;
+      return this.acceptedRecord(txId, parseSignedAtomicTx(bytes), this.host.blockAt(height)!);
+    }
+    return new Promise<AcceptedAtomicTx>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(txId);
+        reject(new Error(`tx ${txId} was accepted by the producer and has not reached this node within ${FORWARD_WAIT_MS} ms`));
+      }, FORWARD_WAIT_MS);
+      this.waiters.set(txId, (accepted) => {
+        clearTimeout(timer);
+        resolve(accepted);
+      });
+    });
+  }
+
+  private acceptedRecord(txId: string, parsed: ParsedAtomicTx, block: BlockRecord): AcceptedAtomicTx {
+    const gasUsed = atomicTxGasUsed(parsed.tx.unsignedTx, parsed.unsignedBytes);
+    return { txId, block, parsed, gasUsed, fee: calculateDynamicFee(gasUsed, block.block.header.baseFeePerGas ?? 0n) };
   }
 
   /** Builds, signs and accepts an import of every atomic UTXO from `sourceChain` the keys can spend. */
@@ -151,8 +199,8 @@ export class ContractChainAtomics {
         utxos,
         now: this.now(),
       });
-      return this.issueLocked(parsed);
-    });
+      return this.submit === undefined ? this.issueLocked(parsed) : parsed;
+    }).then((result) => ("signedBytes" in result ? this.forward(result) : result));
   }
 
   /** Builds, signs and accepts an export of `amount` of an asset to `to` (short ID) on `destinationChain`. */
@@ -168,8 +216,8 @@ export class ContractChainAtomics {
         baseFee: params.baseFee ?? this.suggestedBaseFee(),
         keys: params.keys,
       });
-      return this.issueLocked(parsed);
-    });
+      return this.submit === undefined ? this.issueLocked(parsed) : parsed;
+    }).then((result) => ("signedBytes" in result ? this.forward(result) : result));
   }
 
   private async issueLocked(input: Uint8Array | ParsedAtomicTx): Promise<AcceptedAtomicTx> {
@@ -204,6 +252,7 @@ export class ContractChainAtomics {
       verifyAtomicTx(parsed, { ctx: this.ctx, sharedMemory: this.sharedMemory, baseFee, now: this.now() });
       const { peerChain, requests } = atomicRequestsOf(tx, parsed.id);
       let stagedHeight: bigint | undefined;
+      this.accepting.set(txId, parsed.signedBytes);
       const block = await this.host.mineAtomic({
         id: txId,
         gasUsed,
@@ -222,11 +271,16 @@ export class ContractChainAtomics {
           }
         },
       });
+      this.accepting.delete(txId);
       this.records.set(txId, { bytes: parsed.signedBytes, status: "Accepted", height: block.number });
       // Not expected (one block at a time), but the record must name the block that has it.
       if (this.store !== undefined && stagedHeight !== block.number) stageAcceptedAtomicTx(this.store, txId, { bytes: parsed.signedBytes, height: block.number });
-      return { txId, block, parsed, gasUsed, fee: calculateDynamicFee(gasUsed, block.block.header.baseFeePerGas ?? baseFee) };
+      const accepted = { txId, block, parsed, gasUsed, fee: calculateDynamicFee(gasUsed, block.block.header.baseFeePerGas ?? baseFee) };
+      this.waiters.get(txId)?.(accepted);
+      this.waiters.delete(txId);
+      return accepted;
     } catch (error) {
+      this.accepting.delete(txId);
       if (error instanceof AtomicTxError) {
         error.txId = txId;
         if (this.records.get(txId)?.status !== "Accepted") {
@@ -260,6 +314,11 @@ export class ContractChainAtomics {
     const status = this.status(txId);
     if (status.status === "Unknown") return undefined;
     return { bytes: record.bytes, status: status.status, blockHeight: status.blockHeight };
+  }
+
+  /** The signed bytes of an accepted transaction, also while its block is being accepted (the block's listeners hear of it first). */
+  signedBytes(txId: string): Uint8Array | undefined {
+    return this.accepting.get(txId) ?? (this.records.get(txId)?.status === "Accepted" ? this.records.get(txId)!.bytes : undefined);
   }
 
   /** Every recorded transaction ID (accepted or dropped). */

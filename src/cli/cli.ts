@@ -10,6 +10,7 @@ import { runTransferCommand, TRANSFER_USAGE } from "./transfer-command";
 import { NETWORK_USAGE, runNetworkCommand } from "./network-command";
 import { NETWORK_RUNNER_USAGE, runNetworkRunnerCommand } from "./network-runner-command";
 import { createNodeVaultMount, runVaultCommand, VAULT_USAGE } from "./vault-command";
+import { createNodeExplorerMount, EXPLORER_USAGE, runExplorerCommand } from "./explorer-command";
 import { type Authorize, type GetHandler, type HttpNode, startHttpNode } from "../node/http-server";
 import type { Dispatch, OpenSession } from "../rpc/types";
 import { createWebSocketRpc } from "../node/ws-server";
@@ -55,6 +56,8 @@ export interface CliNode {
   wsRoutes?: Record<string, OpenSession>;
   /** Where the HTTP server's request lines go (the node's leveled log); default: the output. */
   requestLog?: (line: string) => void;
+  /** Called once the HTTP server listens, with its URL (the node's peer network starts here); a throw stops the node. */
+  listening?(url: string): Promise<void>;
   /** Releases the engine; called after the HTTP server has closed. */
   close?(): Promise<void>;
 }
@@ -113,6 +116,7 @@ Commands:
   x-to-c          Move an asset from the exchange chain to the contract chain
   c-to-x          Move an asset from the contract chain to the exchange chain
   vault           Start the multisig vault (/v1/multisig) beside a node
+  explorer        Start the explorer: follows a node's indexes into PostgreSQL
   network-runner  Start the local network runner (gRPC and HTTP gateway) for multi-node networks
   network         start | status | uris | health | stop a network through a running runner
   help [command]  Show help for nativekit or for a command
@@ -140,6 +144,8 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
         deps.stdout(NODE_USAGE);
       } else if (command === "help" && rest[0] === "vault") {
         deps.stdout(VAULT_USAGE);
+      } else if (command === "help" && rest[0] === "explorer") {
+        deps.stdout(EXPLORER_USAGE);
       } else if (command === "help" && rest[0] === "network-runner") {
         deps.stdout(NETWORK_RUNNER_USAGE);
       } else if (command === "help" && rest[0] === "network") {
@@ -161,6 +167,8 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
       return runNodeCommand(rest, deps);
     case "vault":
       return runVaultCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
+    case "explorer":
+      return runExplorerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
     case "network-runner":
       return runNetworkRunnerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
     case "network":
@@ -194,10 +202,11 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
   }
 
   const vault = parsed.options.vault === true ? createNodeVaultMount(parsed.options.dbDir) : undefined;
+  const explorer = parsed.options.explorer === true ? createNodeExplorerMount(parsed.options.dbDir, writeLog) : undefined;
   let server: HttpNode;
   try {
     server = await startHttpNode({
-      prefixHandlers: vault?.prefixHandlers,
+      prefixHandlers: { ...vault?.prefixHandlers, ...explorer?.prefixHandlers },
       host: parsed.host,
       port: parsed.port,
       routes: node.routes,
@@ -215,6 +224,15 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
     return ExitCode.Failure;
   }
 
+  try {
+    await node.listening?.(server.url);
+  } catch (e) {
+    await server.close().catch(() => undefined);
+    await node.close?.().catch(() => undefined);
+    deps.stderr(`error: the node could not start: ${messageOf(e)}\n`);
+    return ExitCode.Failure;
+  }
+
   let vaultLine: string | undefined;
   try {
     vaultLine = await vault?.start(server.url);
@@ -224,9 +242,20 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
     deps.stderr(`error: the vault could not start: ${messageOf(e)}\n`);
     return ExitCode.Failure;
   }
+  let explorerLine: string | undefined;
+  try {
+    explorerLine = await explorer?.start(server.url);
+  } catch (e) {
+    await server.close().catch(() => undefined);
+    await vault?.close().catch(() => undefined);
+    await node.close?.().catch(() => undefined);
+    deps.stderr(`error: the explorer could not start: ${messageOf(e)}\n`);
+    return ExitCode.Failure;
+  }
 
   deps.stdout(banner(server, node));
   if (vaultLine !== undefined) deps.stdout(`${vaultLine}\n`);
+  if (explorerLine !== undefined) deps.stdout(`${explorerLine}\n`);
 
   const onSignal = deps.onSignal ?? processSignals;
   return new Promise<number>((resolve) => {
@@ -244,6 +273,7 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
       void (async () => {
         try {
           await server.close();
+          await explorer?.close();
           await vault?.close();
           await node.close?.();
           deps.stdout("nativekit node stopped\n");

@@ -5,6 +5,7 @@ import type { CreateNodeOptions } from "./node-flags";
 import { createLocalNode } from "../node/local-node";
 import { LOCAL_NETWORK } from "../network/constants";
 import { readGenesisFile } from "../node/genesis-file";
+import { DEFAULT_PUBLIC_IP } from "../node/management";
 
 /** Entry point of the `nativekit` command. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
@@ -15,6 +16,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
         ...forkingOptions(options, log),
         ...(options.genesisFile === undefined ? {} : { platformGenesis: await readGenesis(options.genesisFile) }),
         management: managementOptions(options, log),
+        ...peeringOptions(options),
       }),
     stdout: bufferedStdout(),
     stderr: (s) => process.stderr.write(s),
@@ -53,6 +55,7 @@ export async function startCliNode(options: LocalNetworkOptions): Promise<CliNod
     notes: [...node.network.describeTestKey(), ...notes, ...operator.describe()],
     // Request lines go through the node's leveled log, so admin.setLogLevel governs them.
     requestLog: operator.logger.at("info"),
+    listening: (url) => node.network.startPeers(url),
     close: () => node.network.close(),
   };
 }
@@ -68,12 +71,32 @@ function managementOptions(flags: CreateNodeOptions, log: ((line: string) => voi
     stakingTlsKeyFile: flags.stakingTlsKeyFile,
     publicIp: flags.publicIp,
     stakingPort: flags.stakingPort,
-    indexEnabled: flags.indexEnabled,
+    // The explorer follows the node's own indexes: --explorer turns them on.
+    indexEnabled: flags.indexEnabled === true || flags.explorer === true,
     indexAllowIncomplete: flags.indexAllowIncomplete,
     ipcsEnabled: flags.apiIpcsEnabled,
     ipcsPath: flags.ipcsPath,
     adminApiEnabled: flags.chainEvmAdminApiEnabled,
     log,
+  };
+}
+
+/**
+ * The manual-network flags as the peer network's options: a node given `--staking-port` or
+ * `--bootstrap-ips` listens for peers (a free port without `--staking-port`), and follows its
+ * bootstrap peers when it has some; without either it has no peer network (as before).
+ */
+function peeringOptions(flags: CreateNodeOptions): Pick<LocalNetworkOptions, "peering"> {
+  const ips = flags.bootstrapIps ?? [];
+  if (flags.stakingPort === undefined && ips.length === 0) return {};
+  const ids = flags.bootstrapIds ?? [];
+  return {
+    peering: {
+      networkId: flags.networkId,
+      bootstrap: ips.map((ip, i) => ({ ip, nodeID: ids[i]! })),
+      publicIp: flags.publicIp ?? DEFAULT_PUBLIC_IP,
+      stakingPort: flags.stakingPort ?? 0,
+    },
   };
 }
 

@@ -43,6 +43,8 @@ export interface CreateNodeOptions {
   chainEvmAdminApiEnabled?: boolean;
   /** `--vault`: serve the multisig vault (/v1/multisig) on the node's port. */
   vault?: boolean;
+  /** `--explorer`: follow this node's indexes and serve the explorer under /explorer on the node's port (turns on --index-enabled). */
+  explorer?: boolean;
   /** Manual-network flags: the node's public IP and staking port, its network and bootstrappers. */
   publicIp?: string;
   stakingPort?: number;
@@ -100,10 +102,11 @@ const FLAGS: Readonly<Record<string, Flag>> = {
   "ipcs-path": { kind: "path", key: "ipcsPath", defaultText: DEFAULT_IPCS_PATH, help: "directory of the IPC sockets" },
   "chainevm-admin-api-enabled": { kind: "boolean", key: "chainEvmAdminApiEnabled", defaultText: "false", help: "serve the contract chain's admin API (/ext/bc/C/admin)" },
   vault: { kind: "boolean", key: "vault", defaultText: "false", help: "serve the multisig vault (/v1/multisig) on this port; its database under --db-dir, else in memory" },
+  explorer: { kind: "boolean", key: "explorer", defaultText: "false", help: "serve the explorer under /explorer on this port (turns on --index-enabled); its database under --db-dir, else in memory" },
   "public-ip": { kind: "ip", key: "publicIp", defaultText: DEFAULT_PUBLIC_IP, help: "public IP this node reports (info.getNodeIP)" },
-  "staking-port": { kind: "port", key: "stakingPort", defaultText: String(DEFAULT_STAKING_PORT), help: "staking port this node reports (info.getNodeIP)" },
-  "network-id": { kind: "integer", key: "networkId", defaultText: "12345", help: "network ID (manual networks; kept in the options)" },
-  "bootstrap-ips": { kind: "ip-list", key: "bootstrapIps", defaultText: "(none)", help: "comma-separated host:port of the nodes to bootstrap from" },
+  "staking-port": { kind: "port", key: "stakingPort", defaultText: String(DEFAULT_STAKING_PORT), help: "port of the peer network (TLS with the staking certificate); given, the node listens there for peers" },
+  "network-id": { kind: "integer", key: "networkId", defaultText: "12345", help: "network ID peers must share (peers of another network are refused)" },
+  "bootstrap-ips": { kind: "ip-list", key: "bootstrapIps", defaultText: "(none)", help: "comma-separated host:port (staking ports) of the nodes to follow: the node then applies their accepted containers and forwards transactions to them" },
   "genesis-file": { kind: "path", key: "genesisFile", defaultText: "(none)", help: "JSON genesis: initialMultisigAddresses [{alias?, addresses, threshold, memo}] on the platform chain" },
   "fork-url": { kind: "url", key: "forkUrl", defaultText: "(none: no fork)", help: "fork the contract chain served at this JSON-RPC URL" },
   "fork-block-number": { kind: "block", key: "forkBlockNumber", defaultText: "the remote's latest final block", help: "block to fork from (pin it: the cache is per block)" },

@@ -26,6 +26,18 @@ export interface HeaderData {
 }
 
 /** The clock's state that evm_snapshot / evm_revert move back and forth. */
+/**
+ * Every field of the next block's header a node following another must take from the block it
+ * re-executes (see `BlockTime.pinNextHeader`).
+ */
+export interface PinnedHeader {
+  timestamp: bigint;
+  baseFeePerGas: bigint;
+  gasLimit: bigint;
+  coinbase: `0x${string}`;
+  mixHash: Uint8Array;
+}
+
 export interface ClockSnapshot {
   timeOffset: number;
   nextTimestamp: number | undefined;
@@ -38,6 +50,7 @@ export class BlockTime {
   private nextTimestamp: number | undefined;
   private nextBaseFee: bigint | undefined;
   private nextPrevRandao: Uint8Array | undefined;
+  private pinned: PinnedHeader | undefined;
 
   /** `settings` is the engine's: this is the one place that changes its gas limit and coinbase. */
   constructor(
@@ -97,7 +110,27 @@ export class BlockTime {
    * The header of the block now being produced on `parent`, at `timestamp` if given (the clock
    * then follows it). What was set for the next block only is used up.
    */
+  /**
+   * The next block gets exactly these header fields, whatever the clock and settings say: a
+   * follower re-executes the producer's block with its header (equal timestamps included, which
+   * `setNextBlockTimestamp` refuses), and the settings stay as they were.
+   */
+  pinNextHeader(fields: PinnedHeader): void {
+    this.pinned = { ...fields };
+  }
+
   takeNextHeader(parent: BlockRecord, timestamp?: bigint): HeaderData {
+    const pinned = this.pinned;
+    if (pinned !== undefined) {
+      this.pinned = undefined;
+      return {
+        parentHash: parent.block.hash(),
+        number: parent.number + 1n,
+        ...pinned,
+        difficulty: 0n,
+        ...(this.common.isActivatedEIP(4788) ? { parentBeaconBlockRoot: ZERO32 } : {}),
+      };
+    }
     const time = timestamp ?? this.nextBlockTimestamp();
     if (timestamp !== undefined) this.timeOffset = Number(timestamp) - Math.floor(Date.now() / 1000);
     this.nextTimestamp = undefined;
@@ -137,5 +170,6 @@ export class BlockTime {
     this.nextTimestamp = undefined;
     this.nextBaseFee = undefined;
     this.nextPrevRandao = undefined;
+    this.pinned = undefined;
   }
 }

@@ -12,7 +12,7 @@ import { parseAssetId } from "../encoding/asset-id";
 import type { UnlockedAccount } from "./accounts";
 import type { AtomicChainHost, AtomicOperation, AtomicStateReader } from "./atomic-host";
 import { BlockProducer, type MineOptions, type RejectedTransaction } from "./block-producer";
-import { BlockTime } from "./block-time";
+import { BlockTime, type PinnedHeader } from "./block-time";
 import type { BlockRecord, ChainView, LogRecord } from "./chain";
 import { ChainState } from "./chain-state";
 import { engineCommon } from "./common";
@@ -319,6 +319,11 @@ export class Engine implements AtomicChainHost {
 
   setCoinbase(address: Address): void {
     this.time.setCoinbase(address);
+  }
+
+  /** The next block (mined, or an atomic one) gets exactly these header fields (a follower re-executing a block). */
+  pinNextHeader(fields: PinnedHeader): void {
+    this.time.pinNextHeader(fields);
   }
 
   // ---------------------------------------------------------------- blocks and transactions

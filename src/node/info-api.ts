@@ -3,8 +3,9 @@
  * service with its result shapes and number encodings: uint64s as decimal strings, floats as
  * strings with four decimals ("100.0000"), node IDs with the `NodeID-` prefix.
  *
- * The node is one simulated node: it has no peers (`numPeers` "0") and is the only validator of
- * its network, so its uptime is 100 % by every measure.
+ * The node's peers and whether it has bootstrapped come from its peer network (see
+ * `peers/peer-network.ts`); a node without one has no peers (`numPeers` "0") and is
+ * bootstrapped. Every node counts as a validator with 100 % uptime by every measure.
  */
 import { isCb58 } from "../encoding";
 import { ChainDirectory, PLATFORM_CHAIN_ID } from "../network/chains";
@@ -12,6 +13,7 @@ import type { NetworkIdentifiers } from "../network/constants";
 import { EXCHANGE_FXS, PRIMARY_VMS, builtinId, networkName, vmId } from "../network/names";
 import { RpcApi, invalidParams, serverError } from "../rpc";
 import type { StakingIdentity } from "./staking";
+import type { PeerInfo } from "./peers/peer-network";
 
 /** The reference database version string this node reports. */
 export const DATABASE_VERSION = "v1.4.5";
@@ -31,6 +33,15 @@ export interface InfoApiOptions {
   identity: () => Promise<StakingIdentity>;
   /** What `info.getNodeIP` reports: the node's public IP and staking port, `host:port`. */
   nodeIP: string;
+  /** The node's peer network, when it has one. */
+  peers?: PeerStatus;
+}
+
+/** What the info and health APIs read of the node's peer network. */
+export interface PeerStatus {
+  peers(nodeIDs?: readonly string[]): PeerInfo[];
+  isBootstrapped(): boolean;
+  health(): Record<string, unknown>;
 }
 
 /** A float as the reference node writes it: a string with four decimals. */
@@ -55,8 +66,9 @@ export function createInfoApi(options: InfoApiOptions): RpcApi {
       const name = p.stringOr("chain", "");
       if (name === "") throw serverError("argument 'chain' not given");
       if (chains.lookup(name) === undefined) throw serverError(`there is no chain with alias/ID '${name}'`);
-      // Every chain of the simulator is ready as soon as the node serves it.
-      return { isBootstrapped: true };
+      // Without a peer network every chain is ready as soon as the node serves it; a follower's
+      // chains bootstrap together (it applies their containers in one order).
+      return { isBootstrapped: options.peers?.isBootstrapped() ?? true };
     })
     .named("getTxFee", () => ({
       txFee: String(network.txFee),
@@ -81,13 +93,15 @@ export function createInfoApi(options: InfoApiOptions): RpcApi {
       fxs: Object.fromEntries(EXCHANGE_FXS.map((fx) => [builtinId(fx), fx])),
     }))
     .named("peers", (p) => {
-      // A node ID asked for that is not connected is left out; this node has no connections.
-      p.stringArray("nodeIDs").forEach((nodeID, i) => {
+      // A node ID asked for that is not connected is left out.
+      const nodeIDs = p.stringArray("nodeIDs");
+      nodeIDs.forEach((nodeID, i) => {
         if (!nodeID.startsWith("NodeID-") || !isCb58(nodeID.slice("NodeID-".length), 20)) {
           throw invalidParams(`nodeIDs[${i}] must be a node ID such as "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg", got ${JSON.stringify(nodeID)}`);
         }
       });
-      return { numPeers: "0", peers: [] };
+      const peers = options.peers?.peers(nodeIDs) ?? [];
+      return { numPeers: String(peers.length), peers };
     })
     .named("uptime", (p) => {
       // Only the primary network exists here, and this node is its only validator.

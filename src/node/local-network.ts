@@ -16,6 +16,8 @@ import { OperatorApis, type OperatorOptions } from "./operator-apis";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_C_BALANCE, type NetworkIdentifiers } from "../network/constants";
 import { chainPath, PATHS } from "../network/paths";
 import { openDataDirectory, type DataDirectory } from "../storage";
+import type { PeerNetwork } from "./peers/peer-network";
+import { followerWiring, openPeerNetwork, producerWiring, PEER_NETWORK_GENESIS_TIMESTAMP, type PeeringChains, type PeeringOptions } from "./peers/peering";
 
 export interface LocalNetworkOptions extends EngineOptions {
   /** Identifiers of the simulated network (default: the reference node's local network). */
@@ -31,6 +33,11 @@ export interface LocalNetworkOptions extends EngineOptions {
   management?: NodeManagementOptions;
   /** The platform chain's genesis: multisig aliases (`parsePlatformGenesisJson` reads them from a genesis file), more funded addresses. */
   platformGenesis?: PlatformGenesisOptions;
+  /**
+   * The peer network (`--staking-port`, `--bootstrap-ips` ...): absent, the node has no peers;
+   * with bootstrap peers, it follows the first it reaches (see `peers/peer-network.ts`).
+   */
+  peering?: PeeringOptions;
 }
 
 /** Every management setting of a node: auth, identity and address, and the operator's APIs. */
@@ -61,18 +68,29 @@ export class LocalNetwork {
     readonly data: DataDirectory | undefined,
     /** The platform chain (/ext/bc/P); `onAccept` / `acceptedBlocks()` feed an index of its blocks. */
     readonly platform: PlatformChain,
+    /** The peer network, started by `startPeers` once the HTTP API listens. */
+    readonly peers: PeerNetwork | undefined,
+    /** The contract chain's atomic transactions (imports and exports). */
+    readonly atomics: ContractChainAtomics,
   ) {}
+
+  /** Starts the peer network (when there is one): listening on the staking port, following a bootstrap peer. */
+  async startPeers(httpUrl: string): Promise<void> {
+    await this.peers?.start({ httpUrl, identity: await this.management.identity(), routes: this.routes });
+  }
 
   get engine() {
     return this.provider.engine;
   }
 
   static async create(options: LocalNetworkOptions = {}): Promise<LocalNetwork> {
-    const { network = LOCAL_NETWORK, fundTestKey = true, exchangeGenesis, management: managementOptions, platformGenesis: pGenesis, ...engineOptions } = options;
+    const { network = LOCAL_NETWORK, fundTestKey = true, exchangeGenesis, management: managementOptions, platformGenesis: pGenesis, peering, ...engineOptions } = options;
     // Opened first: a directory of another network or format is refused before anything starts.
     const data = managementOptions?.dbDir === undefined ? undefined : await openDataDirectory(managementOptions.dbDir, { networkId: network.networkId, evmChainId: engineOptions.chainId ?? network.evmChainId });
     try {
-      return await LocalNetwork.assemble(network, fundTestKey, exchangeGenesis, managementOptions, engineOptions, data, { fundTestKey, ...pGenesis });
+      // Nodes of one network must start from the same genesis block: its time is fixed, not the start's.
+      const genesis = peering === undefined || engineOptions.genesisTimestamp !== undefined ? {} : { genesisTimestamp: PEER_NETWORK_GENESIS_TIMESTAMP };
+      return await LocalNetwork.assemble(network, fundTestKey, exchangeGenesis, managementOptions, { ...engineOptions, ...genesis }, data, { fundTestKey, ...pGenesis }, peering);
     } catch (error) {
       await data?.close();
       throw error;
@@ -87,6 +105,7 @@ export class LocalNetwork {
     engineOptions: EngineOptions,
     data: DataDirectory | undefined,
     pGenesis: PlatformGenesisOptions,
+    peering: PeeringOptions | undefined,
   ): Promise<LocalNetwork> {
     const accounts = contractChainAccounts(engineOptions.accounts, fundTestKey);
     // With a data directory the chains keep their state under their own namespaces, all committed
@@ -135,16 +154,22 @@ export class LocalNetwork {
     const indexStorage = data === undefined ? undefined : { store: data.independentStore().namespace("index/"), hasRunBefore: !data.fresh };
     const operator = await OperatorApis.create({ network, engine: provider.engine, exchange, platform }, { ...managementOptions, indexStorage });
     const authStore = data?.independentStore().namespace("auth/");
-    const management = await createManagement(network, { ...routes, ...operator.routes }, managementOptions, authStore);
-    const wsRoutes: Record<string, OpenSession> = {
+    const chains: PeeringChains = { network, engine: provider.engine, atomics, exchange, platform, data, logger: operator.logger };
+    const peers = peering === undefined ? undefined : await openPeerNetwork(peering, chains);
+    const management = await createManagement(network, { ...routes, ...operator.routes }, { ...managementOptions, peers }, authStore);
+    let served = { routes: management.routes, wsRoutes: {
       [PATHS.contractWs]: provider.openSession,
       [`/ext/bc/${network.cChainId}/ws`]: provider.openSession,
-    };
-    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, management.routes, management, operator, wsRoutes, data, platform);
+    } as Record<string, OpenSession> };
+    // A follower sends what would change state to its producer, and never mines on its own.
+    if (peers !== undefined && !peers.producer) served = followerWiring(peers, chains, served.routes, served.wsRoutes);
+    else if (peers !== undefined) served = { ...served, routes: producerWiring(network, served.routes) };
+    return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, served.routes, management, operator, served.wsRoutes, data, platform, peers, atomics);
   }
 
   /** Releases what the network holds outside memory: IPC sockets (and their files), index stores, the data directory. */
   async close(): Promise<void> {
+    await this.peers?.close();
     await this.operator.close();
     await this.data?.close();
   }

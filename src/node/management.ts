@@ -16,11 +16,11 @@ import { AuthError } from "./auth/errors";
 import type { ApiAuthority, Clock } from "./auth/tokens";
 import { HealthMonitor, createHealthApi, healthGetRoutes, type HealthCheck } from "./health-api";
 import type { Authorize, GetHandler } from "./http-server";
-import { createInfoApi } from "./info-api";
+import { createInfoApi, type PeerStatus } from "./info-api";
 import { readPackageVersion } from "./package-version";
 import { loadStakingIdentity, type StakingIdentity, type StakingOptions } from "./staking";
 
-/** Default staking port, reported by `info.getNodeIP` (the simulator opens no staking socket). */
+/** Default staking port, reported by `info.getNodeIP` (the peer network listens there). */
 export const DEFAULT_STAKING_PORT = 9651;
 /** Default public IP, reported by `info.getNodeIP`. */
 export const DEFAULT_PUBLIC_IP = "127.0.0.1";
@@ -50,6 +50,8 @@ export interface ManagementOptions {
   /** Reported by `info.getNodeVersion`; default the package's version and "". */
   version?: string;
   gitCommit?: string;
+  /** The node's peer network (info.peers, info.isBootstrapped, the health check "network"). */
+  peers?: PeerStatus;
 }
 
 export interface Management {
@@ -95,8 +97,9 @@ export async function createManagement(
     gitCommit: options.gitCommit,
     identity: () => loading,
     nodeIP: `${options.publicIp ?? DEFAULT_PUBLIC_IP}:${options.stakingPort ?? DEFAULT_STAKING_PORT}`,
+    peers: options.peers,
   });
-  const monitor = new HealthMonitor(healthChecks(chainRoutes));
+  const monitor = new HealthMonitor(healthChecks(chainRoutes, options.peers));
   const routes: Record<string, Dispatch> = {
     ...chainRoutes,
     [PATHS.info]: info.dispatch,
@@ -165,7 +168,7 @@ function bearerCheck(authority: ApiAuthority): Authorize {
  * message tells the call and the answer), part of the health and readiness reports; and the
  * liveness check of the node itself.
  */
-function healthChecks(chainRoutes: Record<string, Dispatch>): HealthCheck[] {
+function healthChecks(chainRoutes: Record<string, Dispatch>, peers: PeerStatus | undefined): HealthCheck[] {
   const started = new Date();
   const probe = (name: string, routePath: string, method: string, params: unknown): HealthCheck[] => {
     const dispatch = chainRoutes[routePath];
@@ -176,5 +179,7 @@ function healthChecks(chainRoutes: Record<string, Dispatch>): HealthCheck[] {
     ...probe("C", PATHS.contractRpc, "eth_blockNumber", []),
     ...probe("X", PATHS.exchange, "avm.getTxFee", {}),
     { name: "node", kinds: ["health", "liveness"], run: () => Promise.resolve({ startedAt: started.toISOString() }) },
+    // Fails while a follower bootstraps, when its link to its producer is lost, or once it refused a container.
+    ...(peers === undefined ? [] : [{ name: "network", kinds: ["health", "readiness"] as const, run: () => Promise.resolve().then(() => peers.health()) }]),
   ];
 }

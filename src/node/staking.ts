@@ -57,6 +57,8 @@ export interface StakingIdentity {
   readonly nodeID: string;
   /** DER bytes of the TLS certificate. */
   readonly certificate: Uint8Array;
+  /** The certificate and its private key (PEM): the peer link's TLS identity. */
+  readonly tls: { readonly certificatePem: string; readonly keyPem: string };
   /** BLS public key (48 bytes, 0x-hex) and its proof of possession (96 bytes, 0x-hex). */
   readonly pop: { readonly publicKey: string; readonly proofOfPossession: string };
 }
@@ -74,23 +76,30 @@ export function proofOfPossession(secretKey: Uint8Array): StakingIdentity["pop"]
   return { publicKey: bytesToHex(publicKey), proofOfPossession: bytesToHex(signer.Signature.toBytes(signature)) };
 }
 
-let ephemeralCertificate: Promise<Uint8Array> | undefined;
 let ephemeralSigner: Uint8Array | undefined;
 
 /** The staking identity `options` name, generating and storing what is missing. */
 export async function loadStakingIdentity(options: StakingOptions = {}): Promise<StakingIdentity> {
-  const certificate = await loadCertificate(options);
+  const { der, certificatePem, keyPem } = await loadCertificate(options);
   const signer = options.dir === undefined ? (ephemeralSigner ??= bls12_381.utils.randomSecretKey()) : await loadSigner(options.dir);
-  return { nodeID: nodeIdOf(certificate), certificate, pop: proofOfPossession(signer) };
+  return { nodeID: nodeIdOf(der), certificate: der, tls: { certificatePem, keyPem }, pop: proofOfPossession(signer) };
 }
 
-async function loadCertificate(options: StakingOptions): Promise<Uint8Array> {
+interface LoadedCertificate {
+  der: Uint8Array;
+  certificatePem: string;
+  keyPem: string;
+}
+
+let ephemeralCertificate: Promise<LoadedCertificate> | undefined;
+
+async function loadCertificate(options: StakingOptions): Promise<LoadedCertificate> {
   const { dir, certFile, keyFile } = options;
   if ((certFile === undefined) !== (keyFile === undefined)) {
     throw new StakingError("--staking-tls-cert-file and --staking-tls-key-file must be given together");
   }
   if (certFile !== undefined && keyFile !== undefined) return readCertificate(certFile, keyFile);
-  if (dir === undefined) return (ephemeralCertificate ??= generateCertificate().then((c) => c.der));
+  if (dir === undefined) return (ephemeralCertificate ??= generateCertificate());
   const certPath = path.join(dir, STAKING_FILES.certificate);
   const keyPath = path.join(dir, STAKING_FILES.key);
   const [hasCert, hasKey] = await Promise.all([exists(certPath), exists(keyPath)]);
@@ -102,10 +111,10 @@ async function loadCertificate(options: StakingOptions): Promise<Uint8Array> {
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   await fs.writeFile(keyPath, generated.keyPem, { mode: 0o600 });
   await fs.writeFile(certPath, generated.certificatePem, { mode: 0o644 });
-  return generated.der;
+  return generated;
 }
 
-async function readCertificate(certPath: string, keyPath: string): Promise<Uint8Array> {
+async function readCertificate(certPath: string, keyPath: string): Promise<LoadedCertificate> {
   const [certPem, keyPem] = await Promise.all([readText(certPath, "staking certificate"), readText(keyPath, "staking key")]);
   let certificate: X509Certificate;
   try {
@@ -120,7 +129,7 @@ async function readCertificate(certPath: string, keyPath: string): Promise<Uint8
     throw new StakingError(`${keyPath} is not a PEM private key: ${messageOf(error)}`);
   }
   if (!certificate.checkPrivateKey(key)) throw new StakingError(`the key in ${keyPath} is not the key of the certificate in ${certPath}`);
-  return new Uint8Array(certificate.raw);
+  return { der: new Uint8Array(certificate.raw), certificatePem: certPem, keyPem };
 }
 
 async function loadSigner(dir: string): Promise<Uint8Array> {

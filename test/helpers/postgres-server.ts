@@ -17,7 +17,12 @@ import path from "node:path";
 export interface PostgresServer {
   /** `postgres://vault@127.0.0.1:<port>/postgres` (trust authentication, local only). */
   url: string;
-  pid: number;
+  /** The postmaster's pid (a new one after `resume`). */
+  readonly pid: number;
+  /** Stops the server, keeping its data (a database that goes away). */
+  pause(): Promise<void>;
+  /** Starts it again on the same port and data (the database comes back). */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -58,21 +63,38 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   };
   await finished(run(path.join(bin, "initdb"), ["-D", data, "-U", "vault", "--auth=trust", "-E", "UTF8", "--no-locale"]), "initdb");
   const port = await freePort();
-  const server = run(path.join(bin, "postgres"), ["-D", data, "-k", dir, "-h", "127.0.0.1", "-p", String(port), "-c", "fsync=off"]);
-  let log = "";
-  server.stdout?.on("data", (c: Buffer) => (log += c.toString()));
-  server.stderr?.on("data", (c: Buffer) => (log += c.toString()));
-  const pid = await waitForServer(data, () => log, server);
+  const launch = async (): Promise<number> => {
+    const server = run(path.join(bin, "postgres"), ["-D", data, "-k", dir, "-h", "127.0.0.1", "-p", String(port), "-c", "fsync=off"]);
+    let log = "";
+    server.stdout?.on("data", (c: Buffer) => (log += c.toString()));
+    server.stderr?.on("data", (c: Buffer) => (log += c.toString()));
+    return waitForServer(data, () => log, server);
+  };
+  const halt = async (pid: number): Promise<void> => {
+    // The postmaster's own pid (su, when used, is only its parent): a fast shutdown, then a wait.
+    signal(pid, "SIGINT");
+    for (let i = 0; i < 100 && alive(pid); i++) await sleep(100);
+    if (alive(pid)) signal(pid, "SIGKILL");
+    for (let i = 0; i < 50 && alive(pid); i++) await sleep(100);
+    if (alive(pid)) throw new Error(`the PostgreSQL test server (pid ${pid}) did not stop`);
+  };
+  let pid = await launch();
+  let running = true;
   return {
     url: `postgres://vault@127.0.0.1:${port}/postgres`,
-    pid,
+    get pid() {
+      return pid;
+    },
+    pause: async () => {
+      await halt(pid);
+      running = false;
+    },
+    resume: async () => {
+      pid = await launch();
+      running = true;
+    },
     stop: async () => {
-      // The postmaster's own pid (su, when used, is only its parent): a smart shutdown, then a wait.
-      signal(pid, "SIGINT");
-      for (let i = 0; i < 100 && alive(pid); i++) await sleep(100);
-      if (alive(pid)) signal(pid, "SIGKILL");
-      for (let i = 0; i < 50 && alive(pid); i++) await sleep(100);
-      if (alive(pid)) throw new Error(`the PostgreSQL test server (pid ${pid}) did not stop`);
+      if (running) await halt(pid);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

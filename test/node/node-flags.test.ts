@@ -67,10 +67,10 @@ describe("nativekit node flags", () => {
   });
 
   it("lists every flag with its default in --help", () => {
-    for (const flag of ["--api-auth-required[=true|false]", "--api-auth-password-file <path>", "--db-dir", "--index-enabled", "--index-allow-incomplete", "--api-ipcs-enabled", "--ipcs-path", "--chainevm-admin-api-enabled", "--staking-tls-cert-file", "--staking-tls-key-file", "--public-ip", "--http-port", "--staking-port", "--network-id", "--bootstrap-ips", "--bootstrap-ids", "--staking-dir", "--fork-url", "--fork-block-number", "--fork-header", "--fork-cache-dir", "--fork-precompiles", "--fork-requests-per-second", "--genesis-file", "--vault[=true|false]"]) {
+    for (const flag of ["--api-auth-required[=true|false]", "--api-auth-password-file <path>", "--db-dir", "--index-enabled", "--index-allow-incomplete", "--api-ipcs-enabled", "--ipcs-path", "--chainevm-admin-api-enabled", "--staking-tls-cert-file", "--staking-tls-key-file", "--public-ip", "--http-port", "--staking-port", "--network-id", "--bootstrap-ips", "--bootstrap-ids", "--staking-dir", "--fork-url", "--fork-block-number", "--fork-header", "--fork-cache-dir", "--fork-precompiles", "--fork-requests-per-second", "--genesis-file", "--vault[=true|false]", "--explorer[=true|false]"]) {
       expect(NODE_USAGE, flag).to.include(flag);
     }
     expect(NODE_USAGE).to.include("(default /tmp)");
-    expect(NODE_USAGE.match(/\(default /g)).to.have.length(29);
+    expect(NODE_USAGE.match(/\(default /g)).to.have.length(30);
   });
 });

@@ -73,6 +73,7 @@ export class PlatformChain {
   private readonly blocks: AcceptedBlock[] = [];
   private readonly blocksById = new Map<string, AcceptedBlock>();
   private readonly aliases = new Map<string, AliasWithNonce>();
+  private submit: ((bytes: Uint8Array) => Promise<Uint8Array>) | undefined;
   private readonly listeners = new Set<(block: AcceptedBlock) => void>();
   private records: PlatformChainRecords | undefined;
 
@@ -268,16 +269,64 @@ export class PlatformChain {
   }
 
   /**
+   * Issues signed transaction bytes: accepted here (see `accept`), or, on a node following
+   * another (see `forwardIssuesTo`), handed to the producer, whose answer this is; the
+   * transaction then reaches this chain as the producer's accepted container.
+   */
+  async issue(bytes: Uint8Array): Promise<Uint8Array> {
+    return this.submit === undefined ? this.accept(bytes) : this.submit(bytes);
+  }
+
+  /** From now on `issue` hands every transaction to `submit` (a follower's link to its producer). */
+  forwardIssuesTo(submit: (bytes: Uint8Array) => Promise<Uint8Array>): void {
+    this.submit = submit;
+  }
+
+  /**
    * `issueTx`, then the commit that makes the acceptance durable (with a store): resolves once a
    * restart would find the transaction, so it is what an API answers from.
    */
-  async issue(bytes: Uint8Array): Promise<Uint8Array> {
+  async accept(bytes: Uint8Array): Promise<Uint8Array> {
     const id = this.issueTx(bytes);
     if (this.records !== undefined) {
       await this.records.commit();
       this.announce(this.lastAccepted());
     }
     return id;
+  }
+
+  /**
+   * Accepts a block another node accepted (a follower re-executing its producer's chain): the
+   * next Banff standard block of one transaction on the last accepted block, not earlier than
+   * it, canonically encoded; its transaction goes through issueTx's verification and is applied
+   * at the block's time, so the block accepted here has the same bytes and ID. Refused:
+   * PTxRejectedError or RangeError, and nothing changes.
+   */
+  async acceptBlock(bytes: Uint8Array): Promise<AcceptedBlock> {
+    let block: PBlock;
+    try {
+      block = decodePBlock(bytes);
+    } catch (error) {
+      if (error instanceof CodecError) throw new RangeError(`not a platform block: ${error.message}`);
+      throw error;
+    }
+    const last = this.lastAccepted();
+    const signed = block.typeId === PTypeId.BanffStandardBlock && block.txs.length === 1 ? block.txs[0] : undefined;
+    if (block.typeId !== PTypeId.BanffStandardBlock || signed === undefined) throw new RangeError("a platform block must be a standard block of one transaction");
+    if (block.height !== last.height + 1n || !equalBytes(block.parentId, last.id)) {
+      throw new RangeError(`block ${block.height} does not extend the last accepted block ${encodeCb58(last.id)} at height ${last.height}`);
+    }
+    const lastTime = last.block.typeId === PTypeId.BanffStandardBlock ? last.block.time : 0n;
+    if (block.time < lastTime) throw new RangeError(`block time ${block.time} is before its parent's ${lastTime}`);
+    if (!equalBytes(encodePBlock(block), bytes)) throw new RangeError("the block's bytes are not its canonical encoding");
+    const { parsed, consumed } = this.verifyTx(encodePSignedTx(signed));
+    const accepted = this.apply(parsed, consumed, block.time, true, Date.now());
+    if (this.records !== undefined) {
+      this.records.putBlock(accepted.height, accepted.acceptedAt, accepted.bytes);
+      await this.records.commit();
+    }
+    this.announce(accepted);
+    return accepted;
   }
 
   private announce(block: AcceptedBlock): void {

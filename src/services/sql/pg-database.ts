@@ -7,6 +7,10 @@ import type { SqlDatabase, SqlQueries, SqlRow } from "./database";
 
 export async function openPostgresDatabase(url: string): Promise<SqlDatabase> {
   const pool = new Pool({ connectionString: url, max: 10 });
+  // An idle connection the server closes (a restart, an administrator) is an 'error' event of
+  // the pool; unheard, it would end the process. The pool drops that connection and opens a new
+  // one for the next query, which fails, and is retried by the caller, while the server is away.
+  pool.on("error", () => undefined);
   // Fail at start, with the server's reason, rather than at the first request.
   const probe = await pool.connect().catch(async (error: unknown) => {
     await pool.end();

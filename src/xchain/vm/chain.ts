@@ -89,6 +89,7 @@ export class ExchangeChain {
    * platform chain (P, platform).
    */
   private readonly chains: ChainDirectory;
+  private submit: ((bytes: Uint8Array) => Promise<Uint8Array>) | undefined;
   private readonly listeners = new Set<(tx: AcceptedTx) => void>();
   /** The chain's records in its store, when it has one. */
   private records: ExchangeChainRecords | undefined;
@@ -371,12 +372,21 @@ export class ExchangeChain {
     for (const listener of this.listeners) listener(accepted);
   }
 
-  /**
-   * `issueTx`, then the commit that makes the acceptance durable (with a store): resolves once
-   * a restart would find the transaction, so it is what an API answers from. Throws
-   * ExchangeStoreError when the store cannot write it (the chain then accepts nothing more).
-   */
+  /** Signed bytes accepted here (`accept`), or on a follower handed to its producer (`forwardIssuesTo`). */
   async issue(bytes: Uint8Array): Promise<Uint8Array> {
+    return this.submit === undefined ? this.accept(bytes) : this.submit(bytes);
+  }
+
+  /** From now on `issue` hands every transaction to `submit`. */
+  forwardIssuesTo(submit: (bytes: Uint8Array) => Promise<Uint8Array>): void {
+    this.submit = submit;
+  }
+
+  /**
+   * `issueTx`, then the commit that makes it durable (with a store): what an API answers from.
+   * Throws ExchangeStoreError when the store cannot write it (the chain then accepts nothing more).
+   */
+  async accept(bytes: Uint8Array): Promise<Uint8Array> {
     const id = this.issueTx(bytes);
     if (this.records !== undefined) {
       await this.records.commit();

@@ -1,0 +1,183 @@
+/**
+ * `nativekit explorer`: the explorer on a port of its own, following a node (this one or a real
+ * one, started with --index-enabled) through its HTTP APIs; and the mount `nativekit node
+ * --explorer` uses to serve it under /explorer on the node's port, opened once the node listens.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import {
+  createExplorerHttpHandler,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_POLL_INTERVAL_MS,
+  type ExplorerHttpHandler,
+  type ExplorerService,
+  openExplorerService,
+  startExplorerServer,
+} from "../services/explorer";
+import { withoutPassword } from "../services/sql/pg-database";
+
+export const DEFAULT_EXPLORER_PORT = 9670;
+export const DEFAULT_EXPLORER_DATA_DIR = path.join(".nativekit", "explorer");
+/** Where `nativekit node --explorer` serves the explorer on the node's port. */
+export const NODE_EXPLORER_PREFIX = "/explorer";
+
+export const EXPLORER_USAGE = `Usage: nativekit explorer [options]
+
+Start the explorer: it follows a node's index API (the node must run with --index-enabled),
+stores the three chains' transactions, outputs, addresses, assets and contract-chain blocks in
+PostgreSQL, and serves them over HTTP (GET /status shows how far each index is read).
+
+Options:
+  --node <url>            the node's base URL (default http://127.0.0.1:9650)
+  --port <n>              HTTP port, 0 for any free port (default ${DEFAULT_EXPLORER_PORT})
+  --host <value>          interface to listen on (default 127.0.0.1)
+  --database-url <url>    a PostgreSQL server (postgres://user:password@host:port/db)
+                          instead of the embedded PostgreSQL (PGlite)
+  --data-dir <path>       the embedded database's directory (default ${DEFAULT_EXPLORER_DATA_DIR}
+                          in the working directory; ignored with --database-url)
+  --poll-interval <ms>    how often each index is asked for new containers (default ${DEFAULT_POLL_INTERVAL_MS})
+  --page-size <n>         containers read and stored together, 1 to 1024 (default ${DEFAULT_PAGE_SIZE})
+  --help, -h              show this help
+
+Or run it inside the node: nativekit node --explorer (served under ${NODE_EXPLORER_PREFIX} on the
+node's port; turns on --index-enabled; its database under --db-dir when given, in memory otherwise).
+`;
+
+export interface ExplorerCommandDeps {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  onSignal(handler: (signal: "SIGINT" | "SIGTERM") => void): () => void;
+  cwd?: string;
+}
+
+/** Runs `nativekit explorer`; resolves to the exit code once stopped by a signal (2 on a usage error). */
+export async function runExplorerCommand(args: readonly string[], deps: ExplorerCommandDeps): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: [...args],
+      options: { node: { type: "string" }, port: { type: "string" }, host: { type: "string" }, "database-url": { type: "string" }, "data-dir": { type: "string" }, "poll-interval": { type: "string" }, "page-size": { type: "string" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    deps.stderr(`error: ${(error as Error).message}\n\n${EXPLORER_USAGE}`);
+    return 2;
+  }
+  if (values.help === true) {
+    deps.stdout(EXPLORER_USAGE);
+    return 0;
+  }
+  const portText = (values.port as string | undefined) ?? String(DEFAULT_EXPLORER_PORT);
+  if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
+    deps.stderr(`error: invalid --port ${JSON.stringify(portText)}: expected an integer from 0 to 65535\n\n${EXPLORER_USAGE}`);
+    return 2;
+  }
+  const pollText = (values["poll-interval"] as string | undefined) ?? String(DEFAULT_POLL_INTERVAL_MS);
+  const pageText = (values["page-size"] as string | undefined) ?? String(DEFAULT_PAGE_SIZE);
+  if (!/^\d+$/.test(pollText) || Number(pollText) < 10) {
+    deps.stderr(`error: invalid --poll-interval ${JSON.stringify(pollText)}: expected milliseconds, at least 10\n\n${EXPLORER_USAGE}`);
+    return 2;
+  }
+  if (!/^\d+$/.test(pageText) || Number(pageText) < 1 || Number(pageText) > 1024) {
+    deps.stderr(`error: invalid --page-size ${JSON.stringify(pageText)}: expected an integer from 1 to 1024\n\n${EXPLORER_USAGE}`);
+    return 2;
+  }
+  const databaseUrl = values["database-url"] as string | undefined;
+  const dataDir = path.resolve(deps.cwd ?? process.cwd(), (values["data-dir"] as string | undefined) ?? DEFAULT_EXPLORER_DATA_DIR);
+  const nodeUrl = ((values.node as string | undefined) ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
+  deps.stdout(databaseUrl === undefined ? `explorer data directory: ${dataDir}\n` : `explorer database: ${withoutPassword(databaseUrl)}\n`);
+  let server;
+  try {
+    server = await startExplorerServer({
+      nodeUrl,
+      databaseUrl,
+      dataDir: databaseUrl === undefined ? dataDir : undefined,
+      host: values.host as string | undefined,
+      port: Number(portText),
+      pollIntervalMs: Number(pollText),
+      pageSize: Number(pageText),
+      onError: reportOnce(deps),
+    });
+    // A node without indexing is told at once, rather than retried forever.
+    await firstRound(server.service);
+  } catch (error) {
+    await server?.close().catch(() => undefined);
+    deps.stderr(`error: the explorer could not start: ${(error as Error).message}\n`);
+    return 1;
+  }
+  deps.stdout(`${describeStart(server.service, server.url, nodeUrl)}\nStop with Ctrl+C.\n`);
+  return new Promise<number>((resolve) => {
+    const unsubscribe = deps.onSignal((signal) => {
+      unsubscribe();
+      deps.stdout(`\nReceived ${signal}, stopping the explorer...\n`);
+      server.close().then(
+        () => resolve(0),
+        (error: unknown) => {
+          deps.stderr(`error while stopping the explorer: ${(error as Error).message}\n`);
+          resolve(1);
+        },
+      );
+    });
+  });
+}
+
+/** Fails when the node serves no index (the one error retrying cannot mend). */
+async function firstRound(service: ExplorerService): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const progress = service.ingester.progress();
+    const failed = progress.find((p) => p.state === "failed");
+    if (failed !== undefined) throw new Error(failed.lastError ?? "the index cannot be read");
+    if (progress.every((p) => p.state !== "starting")) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Prints each distinct error of an index once (a stopped node would otherwise repeat it every poll). */
+function reportOnce(deps: { stderr(text: string): void }): (index: string, error: Error) => void {
+  const last = new Map<string, string>();
+  return (index, error) => {
+    if (last.get(index) === error.message) return;
+    last.set(index, error.message);
+    deps.stderr(`explorer: ${index}: ${error.message}\n`);
+  };
+}
+
+function describeStart(service: ExplorerService, url: string, nodeUrl: string): string {
+  return `nativekit explorer listening on ${url} (node ${nodeUrl}, network ${service.context.networkId}; ${service.database.description}); status at ${url}/status`;
+}
+
+/** The explorer inside the node's process: mounted at once, opened when the node listens. */
+export interface NodeExplorerMount {
+  readonly prefixHandlers: Record<string, (req: IncomingMessage, res: ServerResponse) => void>;
+  /** Opens the explorer against the node now listening at `nodeUrl`; answers a line for people. */
+  start(nodeUrl: string): Promise<string>;
+  /** The router, once started (the API and pages mount on it). */
+  readonly http: ExplorerHttpHandler | undefined;
+  close(): Promise<void>;
+}
+
+export function createNodeExplorerMount(dbDir: string | undefined, log?: (line: string) => void): NodeExplorerMount {
+  let service: ExplorerService | undefined;
+  let handler: ExplorerHttpHandler | undefined;
+  return {
+    prefixHandlers: {
+      [NODE_EXPLORER_PREFIX]: (req, res) => {
+        if (handler !== undefined) return handler.handle(req, res);
+        const text = JSON.stringify({ code: 503, message: "the explorer is starting" });
+        res.writeHead(503, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) }).end(text);
+      },
+    },
+    get http() {
+      return handler;
+    },
+    start: async (nodeUrl) => {
+      const errors = log === undefined ? undefined : reportOnce({ stderr: (text) => log(text.trimEnd()) });
+      service = await openExplorerService({ nodeUrl, dataDir: dbDir === undefined ? undefined : path.join(dbDir, "explorer"), onError: errors });
+      handler = createExplorerHttpHandler(service, { basePath: NODE_EXPLORER_PREFIX });
+      return describeStart(service, `${nodeUrl}${NODE_EXPLORER_PREFIX}`, nodeUrl);
+    },
+    close: async () => service?.close(),
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * Follows the node's index API, one loop per index (X transactions, P blocks, C blocks), in
+ * order: it asks for the index's last accepted container, reads the containers after the last
+ * one stored (`getContainerRange`, up to 500 at a time), decodes them and stores each page in one
+ * SQL transaction with the index's progress. It polls every `pollIntervalMs` (at once again after
+ * a full page). A node that cannot be reached or a database that fails makes the loop wait (with
+ * a growing delay, up to 10 s) and read the same page again: nothing is lost or stored twice. A
+ * node without indexing (its index routes answer 404) stops the loop with an error naming the flag.
+ */
+import { NodeApiError, NodeConnectionError, NodeHttpError, NodeTimeoutError } from "../../../clients";
+import type { SqlDatabase } from "../../sql/database";
+import type { ExplorerContext } from "../context";
+import { PageDecoder } from "./decode-page";
+import { EXPLORER_INDEXES, type ExplorerIndexName, type NodeSource } from "./node-source";
+import { readProgress, storeBatch } from "./store";
+
+export const DEFAULT_POLL_INTERVAL_MS = 500;
+export const DEFAULT_PAGE_SIZE = 500;
+const MAX_BACKOFF_MS = 10_000;
+
+export type IndexState = "starting" | "following" | "caught-up" | "retrying" | "failed" | "stopped";
+
+/** Where one index stands (the JSON of `GET <base>/status`). */
+export interface IndexProgress {
+  index: ExplorerIndexName;
+  /** The next container to read (all before it are stored). */
+  nextIndex: string;
+  /** The node's last accepted container, when known (null: none accepted yet or not asked yet). */
+  lastAccepted: string | null;
+  behindBy: string | null;
+  state: IndexState;
+  lastError: string | null;
+  /** Containers stored raw because they could not be decoded. */
+  undecoded: number;
+  updatedAt: string | null;
+}
+
+/** The node serves no index: the explorer cannot follow it. */
+export class IndexDisabledError extends Error {
+  override readonly name = "IndexDisabledError";
+  constructor(nodeUrl: string, path: string) {
+    super(`the node at ${nodeUrl} serves no index API (${path} answered 404): start the node with --index-enabled`);
+  }
+}
+
+/**
+ * Throws IndexDisabledError when the node serves no index API: checked before anything is
+ * opened, so a node started without --index-enabled is told at once. Other errors (a node not
+ * reachable yet) are left to the ingester's retries.
+ */
+export async function checkIndexesServed(node: NodeSource): Promise<void> {
+  for (const index of Object.keys(EXPLORER_INDEXES) as ExplorerIndexName[]) {
+    try {
+      await node.index(index).getLastAccepted();
+    } catch (error) {
+      if (error instanceof NodeHttpError && error.status === 404) throw new IndexDisabledError(node.url, node.index(index).path);
+    }
+  }
+}
+
+export interface IngesterOptions {
+  database: SqlDatabase;
+  node: NodeSource;
+  context: ExplorerContext;
+  pollIntervalMs?: number;
+  pageSize?: number;
+  /** Called with each error a loop meets (it goes on retrying unless the error is fatal). */
+  onError?: (index: ExplorerIndexName, error: Error) => void;
+}
+
+interface Loop {
+  progress: IndexProgress;
+  next: bigint;
+  running?: Promise<void>;
+  fatal?: Error;
+}
+
+export class Ingester {
+  private readonly loops = new Map<ExplorerIndexName, Loop>();
+  private readonly decoder: PageDecoder;
+  private readonly pollIntervalMs: number;
+  private readonly pageSize: number;
+  private stopping = false;
+  private wake: (() => void)[] = [];
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly options: IngesterOptions) {
+    this.decoder = new PageDecoder(options.context, options.node, options.database);
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    for (const index of Object.keys(EXPLORER_INDEXES) as ExplorerIndexName[]) {
+      this.loops.set(index, { next: 0n, progress: { index, nextIndex: "0", lastAccepted: null, behindBy: null, state: "starting", lastError: null, undecoded: 0, updatedAt: null } });
+    }
+  }
+
+  /** Starts following every index from where the database stands. */
+  async start(): Promise<void> {
+    if ([...this.loops.values()].some((l) => l.running !== undefined)) return;
+    this.stopping = false;
+    const stored = await readProgress(this.options.database);
+    for (const [index, loop] of this.loops) {
+      loop.next = stored.get(index) ?? 0n;
+      loop.fatal = undefined;
+      loop.progress.nextIndex = loop.next.toString();
+      loop.progress.state = "starting";
+      loop.running = this.follow(index, loop).finally(() => (loop.running = undefined));
+    }
+  }
+
+  /** Stops every loop once its current page is stored (or dropped). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const wake of this.wake.splice(0)) wake();
+    await Promise.all([...this.loops.values()].map((l) => l.running));
+  }
+
+  progress(): IndexProgress[] {
+    return [...this.loops.values()].map((l) => ({ ...l.progress }));
+  }
+
+  /**
+   * Resolves once every index has stored what the node had accepted when this was called;
+   * rejects when a loop fails for good (no index API) or after `timeoutMs` (default 60 s).
+   */
+  async waitUntilCaughtUp(timeoutMs = 60_000): Promise<void> {
+    const targets = new Map<ExplorerIndexName, bigint>();
+    for (const index of this.loops.keys()) {
+      const last = await this.lastAccepted(index);
+      if (last !== null) targets.set(index, last + 1n);
+    }
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const failed = [...this.loops.values()].find((l) => l.fatal !== undefined);
+      if (failed !== undefined) throw failed.fatal!;
+      if ([...targets].every(([index, target]) => this.loops.get(index)!.next >= target)) return;
+      if (Date.now() > deadline) {
+        const behind = [...targets].filter(([index, target]) => this.loops.get(index)!.next < target).map(([index, target]) => `${index} at ${this.loops.get(index)!.next} of ${target}`);
+        throw new Error(`the explorer did not catch up with the node within ${timeoutMs} ms (${behind.join(", ")}; last errors: ${this.progress().map((p) => p.lastError ?? "none").join("; ")})`);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, 100);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.listeners.add(done);
+      });
+      this.listeners.clear();
+    }
+  }
+
+  private async lastAccepted(index: ExplorerIndexName): Promise<bigint | null> {
+    try {
+      return (await this.options.node.index(index).getLastAccepted()).index;
+    } catch (error) {
+      if (error instanceof NodeApiError && error.nodeMessage === "no containers have been accepted") return null;
+      if (error instanceof NodeHttpError && error.status === 404) throw new IndexDisabledError(this.options.node.url, this.options.node.index(index).path);
+      throw error;
+    }
+  }
+
+  private async follow(index: ExplorerIndexName, loop: Loop): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      let fullPage = false;
+      try {
+        const last = await this.lastAccepted(index);
+        loop.progress.lastAccepted = last === null ? null : last.toString();
+        if (last !== null && loop.next <= last) {
+          // A loop retrying says so until a page is stored again.
+          if (failures === 0) loop.progress.state = "following";
+          const wanted = Number(last - loop.next + 1n < BigInt(this.pageSize) ? last - loop.next + 1n : BigInt(this.pageSize));
+          const page = await this.options.node.index(index).getContainerRange(loop.next, wanted);
+          const decoded = await this.decoder.decode(index, page);
+          await this.options.database.transaction((tx) => storeBatch(tx, index, decoded.containers, decoded.extra));
+          loop.next += BigInt(page.length);
+          loop.progress.undecoded += decoded.containers.filter((c) => c.problem !== undefined).length;
+          fullPage = page.length === this.pageSize;
+        }
+        loop.progress.nextIndex = loop.next.toString();
+        loop.progress.behindBy = last === null ? null : (last + 1n > loop.next ? last + 1n - loop.next : 0n).toString();
+        loop.progress.state = last === null || loop.next > last ? "caught-up" : "following";
+        loop.progress.lastError = null;
+        loop.progress.updatedAt = new Date().toISOString();
+        failures = 0;
+        for (const listener of this.listeners) listener();
+      } catch (error) {
+        const err = error instanceof Error ? error : new Error(String(error));
+        loop.progress.lastError = describe(err);
+        this.options.onError?.(index, err);
+        if (err instanceof IndexDisabledError) {
+          loop.fatal = err;
+          loop.progress.state = "failed";
+          for (const listener of this.listeners) listener();
+          return;
+        }
+        loop.progress.state = "retrying";
+        failures++;
+      }
+      if (fullPage) continue;
+      const delay = failures === 0 ? this.pollIntervalMs : Math.min(MAX_BACKOFF_MS, this.pollIntervalMs * 2 ** Math.min(failures, 10));
+      await this.sleep(delay);
+    }
+    loop.progress.state = "stopped";
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.wake = this.wake.filter((w) => w !== wake);
+        resolve();
+      }, ms);
+      this.wake.push(wake);
+    });
+  }
+}
+
+function describe(error: Error): string {
+  if (error instanceof NodeConnectionError || error instanceof NodeTimeoutError) return `the node cannot be reached (${error.message}); retrying`;
+  return error.message;
+}

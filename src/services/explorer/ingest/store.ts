@@ -1,0 +1,144 @@
+/**
+ * Writes a batch of decoded containers of one index in ONE SQL transaction: the raw containers,
+ * the decoded rows and the index's progress. A batch is all or nothing, so a restart resumes at
+ * `explorer_progress.next_index` and nothing is stored twice; every insert also ignores rows
+ * already there (primary keys), so a batch retried after an outage is harmless.
+ *
+ * Outputs and the inputs spending them may arrive in either order (an import read before the
+ * export it spends, on another index): each batch links, both ways, the outputs it stores to
+ * the inputs already stored and its inputs to the outputs already stored.
+ */
+import type { SqlQueries, SqlValue } from "../../sql/database";
+import type { ExplorerIndexName } from "./node-source";
+import type { CBlockRow, DecodedContainer, TransactionRow } from "./rows";
+
+/** PostgreSQL binds at most 65535 parameters per statement. */
+const MAX_PARAMETERS = 60_000;
+
+const amount = (value: bigint | null): string | null => (value === null ? null : value.toString());
+
+async function insertRows(q: SqlQueries, table: string, columns: readonly string[], rows: readonly SqlValue[][], onConflict = "ON CONFLICT DO NOTHING"): Promise<void> {
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const chunk = rows.slice(start, start + perStatement);
+    const params: SqlValue[] = [];
+    const tuples = chunk.map((row) => `(${row.map((value) => `$${params.push(value)}`).join(", ")})`);
+    await q.query(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${tuples.join(", ")} ${onConflict}`, params);
+  }
+}
+
+/** A text[] parameter: cb58 IDs hold no commas, quotes or braces. */
+const textArray = (values: readonly string[]): string => `{${values.join(",")}}`;
+
+/** Stores rows of transactions (of any chain) and links spent outputs both ways. */
+export async function storeTransactions(q: SqlQueries, txs: readonly TransactionRow[]): Promise<void> {
+  if (txs.length === 0) return;
+  await insertRows(
+    q,
+    "transactions",
+    ["id", "chain_id", "type", "memo", "tx_fee", "genesis", "accepted_at", "block_id", "source_chain_id", "destination_chain_id", "bytes"],
+    txs.map((t) => [t.id, t.chainId, t.type, t.memo, amount(t.txFee), t.genesis ? "true" : "false", t.acceptedAt, t.blockId, t.sourceChainId, t.destinationChainId, t.bytes]),
+  );
+  const outputs = txs.flatMap((t) => t.outputs.map((o) => ({ ...o, acceptedAt: t.acceptedAt })));
+  await insertRows(
+    q,
+    "outputs",
+    ["id", "transaction_id", "output_index", "chain_id", "created_on_chain_id", "asset_id", "output_type", "amount", "locktime", "threshold", "group_id", "payload", "stake", "accepted_at"],
+    outputs.map((o) => [o.id, o.transactionId, o.outputIndex, o.chainId, o.createdOnChainId, o.assetId, o.outputType, amount(o.amount), amount(o.locktime), o.threshold, o.groupId, o.payload, o.stake ? "true" : "false", o.acceptedAt]),
+  );
+  await insertRows(q, "output_addresses", ["output_id", "address", "position"], outputs.flatMap((o) => o.addresses.map((a, i) => [o.id, a, i])));
+  await insertRows(q, "transaction_inputs", ["transaction_id", "position", "output_id"], txs.flatMap((t) => t.inputs.map((i) => [t.id, i.position, i.outputId])));
+  await insertRows(
+    q,
+    "input_credentials",
+    ["transaction_id", "input_position", "position", "address", "public_key", "signature"],
+    txs.flatMap((t) => t.credentials.map((c) => [t.id, c.inputPosition, c.position, c.address, c.publicKey, c.signature])),
+  );
+  await insertRows(
+    q,
+    "assets",
+    ["id", "chain_id", "name", "symbol", "alias", "denomination", "variable_cap", "nft", "accepted_at", "transaction_id"],
+    txs.flatMap((t) => t.assets.map((a) => [a.id, a.chainId, a.name, a.symbol, a.alias, a.denomination, a.variableCap, a.nft, t.acceptedAt, t.id])),
+  );
+  await storeAddresses(q, txs);
+  await q.query(
+    `UPDATE outputs o SET redeeming_transaction_id = ti.transaction_id, redeemed_at = t.accepted_at
+       FROM transaction_inputs ti JOIN transactions t ON t.id = ti.transaction_id
+      WHERE o.id = ti.output_id AND o.redeeming_transaction_id IS NULL
+        AND (ti.transaction_id = ANY($1::text[]) OR o.id = ANY($2::text[]))`,
+    [textArray(txs.map((t) => t.id)), textArray(outputs.map((o) => o.id))],
+  );
+}
+
+/** Addresses seen as output owners or as signers, the chains they are on, the transactions touching them. */
+async function storeAddresses(q: SqlQueries, txs: readonly TransactionRow[]): Promise<void> {
+  const publicKeys = new Map<string, string | null>();
+  const chains = new Map<string, SqlValue[]>();
+  const touched = new Map<string, SqlValue[]>();
+  const see = (address: string, chainId: string, tx: TransactionRow, publicKey: string | null) => {
+    if (publicKey !== null || !publicKeys.has(address)) publicKeys.set(address, publicKey ?? publicKeys.get(address) ?? null);
+    const chainKey = `${address} ${chainId}`;
+    const known = chains.get(chainKey);
+    if (known === undefined || (known[2] as number) > tx.acceptedAt) chains.set(chainKey, [address, chainId, tx.acceptedAt]);
+    touched.set(`${address} ${tx.id}`, [address, tx.id, tx.chainId, tx.acceptedAt]);
+  };
+  for (const tx of txs) {
+    for (const output of tx.outputs) for (const address of output.addresses) see(address, output.chainId, tx, null);
+    for (const credential of tx.credentials) see(credential.address, tx.chainId, tx, credential.publicKey);
+  }
+  await insertRows(
+    q,
+    "addresses",
+    ["address", "public_key"],
+    [...publicKeys].map(([address, key]) => [address, key]),
+    "ON CONFLICT (address) DO UPDATE SET public_key = COALESCE(addresses.public_key, EXCLUDED.public_key)",
+  );
+  await insertRows(q, "address_chain", ["address", "chain_id", "first_seen_at"], [...chains.values()], "ON CONFLICT (address, chain_id) DO UPDATE SET first_seen_at = LEAST(address_chain.first_seen_at, EXCLUDED.first_seen_at)");
+  await insertRows(q, "address_transactions", ["address", "transaction_id", "chain_id", "accepted_at"], [...touched.values()]);
+}
+
+async function storeContractBlocks(q: SqlQueries, blocks: readonly CBlockRow[]): Promise<void> {
+  if (blocks.length === 0) return;
+  await insertRows(
+    q,
+    "c_blocks",
+    ["number", "hash", "parent_hash", "sha3_uncles", "miner", "state_root", "transactions_root", "receipts_root", "logs_bloom", "difficulty", "gas_limit", "gas_used", "timestamp", "extra_data", "mix_hash", "nonce", "ext_data_hash", "base_fee_per_gas", "ext_data_gas_used", "block_gas_cost", "transaction_count", "accepted_at"],
+    blocks.map((b) => [amount(b.number), b.hash, b.parentHash, b.sha3Uncles, b.miner, b.stateRoot, b.transactionsRoot, b.receiptsRoot, b.logsBloom, amount(b.difficulty), amount(b.gasLimit), amount(b.gasUsed), amount(b.timestamp), b.extraData, b.mixHash, b.nonce, b.extDataHash, amount(b.baseFeePerGas), amount(b.extDataGasUsed), amount(b.blockGasCost), b.transactions.length, b.acceptedAt]),
+  );
+  const txs = blocks.flatMap((b) => b.transactions.map((t) => ({ ...t, block: b })));
+  await insertRows(
+    q,
+    "c_transactions",
+    ["hash", "block_number", "transaction_index", "type", "nonce", "gas_price", "max_fee_per_gas", "max_priority_fee_per_gas", "gas_limit", "value", "input", "from_addr", "to_addr", "v", "r", "s", "created_at", "status", "gas_used", "cumulative_gas_used", "effective_gas_price", "contract_address", "logs_bloom"],
+    txs.map((t) => [t.hash, amount(t.block.number), t.transactionIndex, t.type, amount(t.nonce), amount(t.gasPrice), amount(t.maxFeePerGas), amount(t.maxPriorityFeePerGas), amount(t.gasLimit), amount(t.value), t.input, t.fromAddr, t.toAddr, t.v, t.r, t.s, t.block.acceptedAt, t.status, amount(t.gasUsed), amount(t.cumulativeGasUsed), amount(t.effectiveGasPrice), t.contractAddress, t.logsBloom]),
+  );
+  await insertRows(
+    q,
+    "c_logs",
+    ["transaction_hash", "log_index", "block_number", "address", "topics", "data"],
+    txs.flatMap((t) => t.logs.map((l) => [t.hash, l.logIndex, amount(t.block.number), l.address, JSON.stringify(l.topics), l.data])),
+  );
+}
+
+/** Stores one page of an index and moves its progress past it: one SQL transaction. */
+export async function storeBatch(q: SqlQueries, indexName: ExplorerIndexName, batch: readonly DecodedContainer[], extraTransactions: readonly TransactionRow[] = []): Promise<void> {
+  if (batch.length === 0) return;
+  await insertRows(q, "explorer_containers", ["index_name", "container_index", "container_id", "bytes", "accepted_at"], batch.map((c) => [indexName, amount(c.index), c.id, c.bytes, c.acceptedAt]));
+  const pBlocks = batch.flatMap((c) => (c.pBlock === undefined ? [] : [c.pBlock]));
+  await insertRows(q, "p_blocks", ["id", "height", "parent_id", "type", "accepted_at", "bytes"], pBlocks.map((b) => [b.id, amount(b.height), b.parentId, b.type, b.acceptedAt, b.bytes]));
+  await storeContractBlocks(q, batch.flatMap((c) => (c.cBlock === undefined ? [] : [c.cBlock])));
+  // Transactions this page needs first (genesis transactions it spends, atomic ones it imports).
+  await storeTransactions(q, [...extraTransactions, ...batch.flatMap((c) => c.transactions)]);
+  const next = batch[batch.length - 1]!.index + 1n;
+  await q.query(
+    `INSERT INTO explorer_progress (index_name, next_index, updated_at) VALUES ($1, $2, $3)
+     ON CONFLICT (index_name) DO UPDATE SET next_index = GREATEST(explorer_progress.next_index, EXCLUDED.next_index), updated_at = EXCLUDED.updated_at`,
+    [indexName, next.toString(), Date.now()],
+  );
+}
+
+/** The next container to read per index (0 for an index not started). */
+export async function readProgress(q: SqlQueries): Promise<Map<string, bigint>> {
+  const rows = await q.query("SELECT index_name, next_index::text AS next_index FROM explorer_progress");
+  return new Map(rows.map((r) => [String(r.index_name), BigInt(String(r.next_index))]));
+}

@@ -1,0 +1,116 @@
+/**
+ * Exchange- and platform-chain addresses: per asset, the balance (unspent outputs it owns), what
+ * it received and sent, its unspent output count and the number of transactions that created or
+ * spent its outputs — all summed by the database. An address is known once it owned an output,
+ * signed an input or was linked to a chain (receive-only addresses included). Lists answer one
+ * record per address and chain (the reference's shape), ordered by address, then chain.
+ */
+import type { SqlQueries } from "../../sql/database";
+import type { AddressAssetRecord, AddressRecord } from "../records";
+import { afterCursor, pageOf } from "./cursor";
+import type { AddressesParams, Page } from "./parameters";
+import { SqlParams, int, nullableText, text } from "./sql";
+
+interface AddressKey {
+  address: string;
+  /** "" when the record is about all chains. */
+  chainId: string;
+}
+
+/** Asset statistics of these addresses, per chain or over all chains. */
+async function assetsOf(db: SqlQueries, addresses: readonly string[], chainIds: readonly string[], perChain: boolean): Promise<Map<string, Record<string, AddressAssetRecord>>> {
+  const params = new SqlParams();
+  const chainFilter = chainIds.length > 0 ? `AND o.chain_id = ANY(${params.bindList(chainIds)})` : "";
+  const rows = await db.query(
+    `SELECT oa.address, ${perChain ? "o.chain_id" : "''"} AS chain_id, o.asset_id,
+       coalesce(sum(o.amount) FILTER (WHERE tx.created), 0)::text AS received,
+       coalesce(sum(o.amount) FILTER (WHERE tx.created AND o.redeeming_transaction_id IS NOT NULL), 0)::text AS sent,
+       coalesce(sum(o.amount) FILTER (WHERE tx.created AND o.redeeming_transaction_id IS NULL), 0)::text AS balance,
+       count(*) FILTER (WHERE tx.created AND o.redeeming_transaction_id IS NULL) AS utxos,
+       count(DISTINCT tx.id) AS transactions
+     FROM output_addresses oa JOIN outputs o ON o.id = oa.output_id
+     CROSS JOIN LATERAL (VALUES (true, o.transaction_id), (false, o.redeeming_transaction_id)) AS tx(created, id)
+     WHERE oa.address = ANY(${params.bindList(addresses)}) ${chainFilter}
+     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    params.values,
+  );
+  const byKey = new Map<string, Record<string, AddressAssetRecord>>();
+  for (const row of rows) {
+    const key = `${text(row, "address")} ${text(row, "chain_id")}`;
+    const assets = byKey.get(key) ?? {};
+    const id = text(row, "asset_id");
+    assets[id] = {
+      id,
+      transactionCount: int(row, "transactions"),
+      utxoCount: int(row, "utxos"),
+      balance: text(row, "balance"),
+      totalReceived: text(row, "received"),
+      totalSent: text(row, "sent"),
+    };
+    byKey.set(key, assets);
+  }
+  return byKey;
+}
+
+async function addressRecords(db: SqlQueries, keys: readonly AddressKey[], chainIds: readonly string[], perChain: boolean): Promise<AddressRecord[]> {
+  if (keys.length === 0) return [];
+  const addresses = [...new Set(keys.map((k) => k.address))];
+  const params = new SqlParams();
+  const publicKeys = new Map(
+    (await db.query(`SELECT address, public_key FROM addresses WHERE address = ANY(${params.bindList(addresses)})`, params.values)).map((r) => [text(r, "address"), nullableText(r, "public_key")]),
+  );
+  const assets = await assetsOf(db, addresses, chainIds, perChain);
+  return keys.map((k) => ({ chainID: k.chainId, address: k.address, publicKey: publicKeys.get(k.address) ?? null, assets: assets.get(`${k.address} ${k.chainId}`) ?? {} }));
+}
+
+/** Records of known addresses over all chains (chainID ""), in the given order. */
+export function addressRecordsOverAllChains(db: SqlQueries, addresses: readonly string[]): Promise<AddressRecord[]> {
+  return addressRecords(db, addresses.map((address) => ({ address, chainId: "" })), [], false);
+}
+
+/**
+ * One address: over the given chains (all when empty). The record's chainID is the chain when
+ * exactly one is given, else "". Undefined when the explorer has never seen the address.
+ */
+export async function readAddress(db: SqlQueries, address: string, chainIds: readonly string[]): Promise<AddressRecord | undefined> {
+  const known = await db.query(
+    `SELECT 1 FROM addresses WHERE address = $1 UNION ALL SELECT 1 FROM address_chain WHERE address = $1
+     UNION ALL SELECT 1 FROM output_addresses WHERE address = $1 LIMIT 1`,
+    [address],
+  );
+  if (known.length === 0) return undefined;
+  const chainId = chainIds.length === 1 ? chainIds[0]! : "";
+  const [record] = await addressRecords(db, [{ address, chainId: "" }], chainIds, false);
+  return record === undefined ? undefined : { ...record, chainID: chainId };
+}
+
+export async function listAddresses(db: SqlQueries, p: AddressesParams): Promise<Page<AddressRecord>> {
+  const params = new SqlParams();
+  const where = [`ac.first_seen_at >= ${params.bind(p.startTime)}`, `ac.first_seen_at <= ${params.bind(p.endTime)}`];
+  if (p.chainIds.length > 0) where.push(`ac.chain_id = ANY(${params.bindList(p.chainIds)})`);
+  if (p.addresses.length > 0) where.push(`ac.address = ANY(${params.bindList(p.addresses)})`);
+  if (p.query !== undefined) where.push(`starts_with(ac.address, ${params.bind(p.query)})`);
+  if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [["ac.address", "text"], ["ac.chain_id", "text"]]));
+  const rows = await db.query(
+    `SELECT ac.address, ac.chain_id FROM address_chain ac WHERE ${where.join(" AND ")} ORDER BY ac.address, ac.chain_id LIMIT ${params.bind(p.limit + 1)}`,
+    params.values,
+  );
+  return pageOf(
+    rows,
+    p.limit,
+    (r) => [text(r, "address"), text(r, "chain_id")],
+    (shown) => addressRecords(db, shown.map((r) => ({ address: text(r, "address"), chainId: text(r, "chain_id") })), shown.map((r) => text(r, "chain_id")), true),
+  );
+}
+
+/** The chains each address appeared on (every asked address is a key; [] when none). */
+export async function readAddressChains(db: SqlQueries, addresses: readonly string[]): Promise<Record<string, string[]>> {
+  const params = new SqlParams();
+  const rows = await db.query(
+    `SELECT address, chain_id FROM address_chain WHERE address = ANY(${params.bindList(addresses)}) ORDER BY address, first_seen_at, chain_id`,
+    params.values,
+  );
+  const chains: Record<string, string[]> = Object.fromEntries(addresses.map((a) => [a, [] as string[]]));
+  for (const row of rows) chains[text(row, "address")]!.push(text(row, "chain_id"));
+  return chains;
+}

@@ -1,0 +1,128 @@
+/**
+ * One running explorer: its database opened (PGlite in a directory or in memory, or a
+ * PostgreSQL server) and migrated, the network's context read from the node and kept, the
+ * native asset's creation stored, and the ingester following the node's indexes.
+ */
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { FetchFunction } from "../../clients";
+import type { SqlDatabase } from "../sql/database";
+import { openPostgresDatabase } from "../sql/pg-database";
+import { openPgliteDatabase } from "../sql/pglite-database";
+import type { ExplorerContext } from "./context";
+import { createExplorerHttpHandler, type ExplorerHttpHandler } from "./http";
+import { storeContext } from "./ingest/chains";
+import { PageDecoder } from "./ingest/decode-page";
+import { checkIndexesServed, Ingester, type IngesterOptions } from "./ingest/ingester";
+import { createNodeSource, type NodeSource } from "./ingest/node-source";
+import { storeTransactions } from "./ingest/store";
+import { migrateExplorer } from "./schema";
+
+export interface ExplorerServiceOptions {
+  /** Base URL of the node, e.g. `http://127.0.0.1:9650`. */
+  nodeUrl: string;
+  /** A PostgreSQL server (`postgres://…`); without it the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite's directory; undefined keeps it in memory. Ignored with `databaseUrl`. */
+  dataDir?: string;
+  /** How often each index is polled when caught up (default 500 ms). */
+  pollIntervalMs?: number;
+  /** Containers asked for per page (default 500). */
+  pageSize?: number;
+  /** Start following the node at once (default true). */
+  autoStart?: boolean;
+  onError?: IngesterOptions["onError"];
+  fetch?: FetchFunction;
+}
+
+export interface ExplorerService {
+  readonly database: SqlDatabase;
+  readonly context: ExplorerContext;
+  readonly ingester: Ingester;
+  readonly node: NodeSource;
+  /** Stops the ingester (after its current page) and closes the database. */
+  close(): Promise<void>;
+}
+
+export async function openExplorerService(options: ExplorerServiceOptions): Promise<ExplorerService> {
+  const node = createNodeSource(options.nodeUrl, options.fetch);
+  let context: ExplorerContext;
+  try {
+    context = await node.readContext();
+  } catch (error) {
+    throw new Error(`cannot read the network from the node at ${node.url}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  await checkIndexesServed(node);
+  const database = options.databaseUrl !== undefined ? await openPostgresDatabase(options.databaseUrl) : await openPgliteDatabase(options.dataDir);
+  try {
+    await migrateExplorer(database);
+    await storeContext(database, context);
+    const known = await database.query("SELECT 1 FROM transactions WHERE id = $1", [context.nativeAssetId]);
+    if (known.length === 0) {
+      // The native asset is created at genesis, in no index: its creation is asked for by ID.
+      const genesis = await new PageDecoder(context, node, database).genesisTx(context.nativeAssetId, 0);
+      if (genesis !== undefined) await database.transaction((q) => storeTransactions(q, [genesis]));
+    }
+    const ingester = new Ingester({ database, node, context, pollIntervalMs: options.pollIntervalMs, pageSize: options.pageSize, onError: options.onError });
+    if (options.autoStart !== false) await ingester.start();
+    let closed: Promise<void> | undefined;
+    return {
+      database,
+      context,
+      ingester,
+      node,
+      close: () => {
+        closed ??= (async () => {
+          await ingester.stop();
+          await database.close();
+        })();
+        return closed;
+      },
+    };
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+export interface ExplorerServer {
+  url: string;
+  port: number;
+  service: ExplorerService;
+  /** The router the API and pages are mounted on (`route(...)`). */
+  http: ExplorerHttpHandler;
+  close(): Promise<void>;
+}
+
+/** The explorer on an HTTP server of its own, at the root path. */
+export async function startExplorerServer(options: ExplorerServiceOptions & { host?: string; port?: number }): Promise<ExplorerServer> {
+  const service = await openExplorerService(options);
+  const handler = createExplorerHttpHandler(service, { basePath: "" });
+  const server = http.createServer((req, res) => handler.handle(req, res));
+  const host = options.host ?? "127.0.0.1";
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    service,
+    http: handler,
+    close: () => {
+      closed ??= (async () => {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await service.close();
+      })();
+      return closed;
+    },
+  };
+}
