@@ -258,7 +258,7 @@ describe("network runner: gateway", function () {
       expect(((await response.json()) as { clusterInfo: { nodeNames: string[] } }).clusterInfo.nodeNames).to.deep.equal(["node1"]);
     });
 
-    it("shows a node that died unexpectedly as unhealthy in status and health", async () => {
+    it("shows a node that died unexpectedly as unhealthy in status, health and the stream; waitforhealthy refuses at once", async () => {
       const { clusterInfo } = await standInStart(runner, 2);
       const victim = runner.server.control.nodePids[1]!;
       process.kill(victim, "SIGKILL");
@@ -270,8 +270,19 @@ describe("network runner: gateway", function () {
       });
       expect(streamed, "the status stream shows it too").to.equal(false);
       expect((await runner.client.health()).clusterInfo!.healthy).to.equal(false);
+      await expectRefusal(runner.client.waitForHealthy(), FAILED_PRECONDITION, 400, "the network cannot become healthy: node2 exited");
       expect(runner.logs.some((l) => l.startsWith("warn") && l.includes("exited unexpectedly"))).to.equal(true);
       expect(clusterInfo!.nodeNames).to.have.length(2);
+    });
+
+    it("brings a node that died back with restartnode: the network is healthy again", async () => {
+      await standInStart(runner, 2);
+      const victim = runner.server.control.nodePids[1]!;
+      process.kill(victim, "SIGKILL");
+      while (alive(victim)) await new Promise((r) => setTimeout(r, 20));
+      const { clusterInfo } = await runner.client.restartNode({ name: "node2" });
+      expect(clusterInfo!.healthy).to.equal(true);
+      expect(runner.server.control.nodePids).to.have.length(2);
     });
 
     it("adds a node under the given name, bootstrapping from node1", async () => {
