@@ -122,7 +122,6 @@ export class LocalNetwork {
       created.push(node);
     }
     try {
-      await fs.mkdir(this.settings.rootDataDir, { recursive: true });
       await Promise.all(created.map((n) => n.spawn()));
       if (this.stopped) throw new RunnerError(GrpcStatus.ABORTED, "the network was stopped while its nodes were starting");
       this.settings.log("info", `started ${created.map((n) => `${n.name} (pid ${n.pid}, ${n.uri})`).join(", ")}`);
