@@ -242,6 +242,14 @@ describe("network runner: gateway", function () {
       expect(standInArguments(node1.dbDir)).to.include.members(["--network-id=1337", "--log-level=debug"]);
     });
 
+    it("puts the nodes' log directories under logRootDir when given", async () => {
+      const logRootDir = path.join(runner.dataDir, "all-logs");
+      const { clusterInfo } = await standInStart(runner, 1, { logRootDir });
+      expect(clusterInfo!.logRootDir).to.equal(logRootDir);
+      expect(clusterInfo!.nodeInfos.node1!.logDir).to.equal(path.join(logRootDir, "node1"));
+      expect(fs.readFileSync(path.join(logRootDir, "node1", "output.log"), "utf8")).to.contain("listening on");
+    });
+
     it("names the nodes after customNodeConfigs and gives each its own flags", async () => {
       const { clusterInfo } = await standInStart(runner, 5, { customNodeConfigs: { beta: JSON.stringify({ "http-host": "127.0.0.1" }), alpha: "{}" } });
       expect(clusterInfo!.nodeNames).to.deep.equal(["alpha", "beta"]);
