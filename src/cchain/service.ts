@@ -255,6 +255,7 @@ export class ContractChainAtomics {
       this.accepting.set(txId, parsed.signedBytes);
       const block = await this.host.mineAtomic({
         id: txId,
+        bytes: parsed.signedBytes,
         gasUsed,
         apply: async (state) => {
           await applyAtomicStateTransfer(tx, state, this.ctx.nativeAssetId);

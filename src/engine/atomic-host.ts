@@ -44,6 +44,8 @@ export interface AtomicStateWriter extends AtomicStateReader {
  */
 export interface AtomicOperation {
   id: string;
+  /** The signed transaction as the chain's codec writes it (served in the block's extra data). */
+  bytes: Uint8Array;
   gasUsed: bigint;
   apply(state: AtomicStateWriter): Promise<void>;
 }

@@ -380,6 +380,7 @@ export class BlockProducer {
       this.state.stateManager.multiCoin.snapshot(),
       atomic.map((a) => a.id),
       atomic.reduce((sum, a) => sum + a.gasUsed, 0n),
+      atomic.map((a) => a.bytes),
     );
     const { hash, transactions } = record;
     const baseFee = block.header.baseFeePerGas ?? 0n;

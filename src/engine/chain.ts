@@ -50,6 +50,8 @@ export interface BlockRecord {
   readonly multiCoin: MultiCoinSnapshot;
   /** Atomic (cross-chain) transactions accepted in this block, by cb58 ID. */
   readonly atomicTransactions: readonly string[];
+  /** Their signed bytes, in the same order (the block's extra data); empty for blocks stored before they were kept. */
+  readonly atomicTransactionBytes: readonly Uint8Array[];
   /** Gas the atomic transactions used (the header's extDataGasUsed). */
   readonly atomicGasUsed: bigint;
 }
@@ -60,9 +62,10 @@ export function emptyBlockRecord(
   multiCoin: MultiCoinSnapshot,
   atomicTransactions: readonly string[],
   atomicGasUsed: bigint,
+  atomicTransactionBytes: readonly Uint8Array[] = [],
 ): BlockRecord & { readonly transactions: MinedTransaction[] } {
   const hash = `0x${Buffer.from(block.hash()).toString("hex")}`;
-  return { block, hash, number: block.header.number, transactions: [], multiCoin, atomicTransactions, atomicGasUsed };
+  return { block, hash, number: block.header.number, transactions: [], multiCoin, atomicTransactions, atomicTransactionBytes, atomicGasUsed };
 }
 
 /**

@@ -163,7 +163,7 @@ export class LocalNetwork {
     } as Record<string, OpenSession> };
     // A follower sends what would change state to its producer, and never mines on its own.
     if (peers !== undefined && !peers.producer) served = followerWiring(peers, chains, served.routes, served.wsRoutes);
-    else if (peers !== undefined) served = { ...served, routes: producerWiring(network, served.routes) };
+    else if (peers !== undefined) served = producerWiring(network, served.routes, served.wsRoutes);
     return new LocalNetwork(network, provider, exchange, sharedMemory, keystore, served.routes, management, operator, served.wsRoutes, data, platform, peers, atomics);
   }
 

@@ -184,6 +184,20 @@ describe("contract-chain atomic API (cvm.* / avax.*)", function () {
       expect(block.atomicGasUsed).to.equal(gas);
     });
 
+    it("serves the import in its block's blockExtraData: a codec list holding the signed transaction", async function () {
+      const world = await World.create();
+      await withAliceKey(world);
+      world.exportFromX(AVAX, 5_000_000_000n, [aliceShort]);
+      const { txID } = await world.call<{ txID: string }>("cvm.import", { ...USER, to: to0x(recipient), sourceChain: "X" });
+      const { parsed, blockHeight } = await world.tx(txID);
+      const block = (await world.provider.request({ method: "eth_getBlockByNumber", params: [`0x${BigInt(blockHeight!).toString(16)}`, false] })) as { blockExtraData: string };
+      const signed = Buffer.from(parsed.signedBytes);
+      // codec version 0, one transaction, then the transaction without its own codec version.
+      expect(block.blockExtraData).to.equal(`0x0000${"00000001"}${signed.subarray(2).toString("hex")}`);
+      const previous = (await world.provider.request({ method: "eth_getBlockByNumber", params: [`0x${(BigInt(blockHeight!) - 1n).toString(16)}`, false] })) as { blockExtraData: string };
+      expect(previous.blockExtraData).to.equal("0x");
+    });
+
     it("lands a non-native asset in the multi-coin balance, unscaled, readable with eth_getAssetBalance", async function () {
       const world = await World.create();
       await withAliceKey(world);

@@ -85,7 +85,10 @@ describe("contract chain persistence: a block's multi-coin change", () => {
 });
 
 describe("contract chain persistence: atomic transactions and the clock", () => {
-  it("keeps a block's atomic transaction IDs and gas, and the clock's offset", async function () {
+  /** Stands for a signed atomic transaction's bytes: the engine keeps them as given. */
+  const ATOMIC_TX_BYTES = Uint8Array.from([0, 0, 0, 0, 0, 1, 0xab, 0xcd]);
+
+  it("keeps a block's atomic transaction IDs, bytes and gas, and the clock's offset", async function () {
     this.timeout(20_000);
     const backend = new MemoryBackend();
     const store = () => durableStore(backend).namespace("c/");
@@ -93,7 +96,7 @@ describe("contract chain persistence: atomic transactions and the clock", () => 
     const address = [...engine.unlocked.values()][0]!.address;
     const assetId = "2".repeat(64);
     const record = await engine.serialize(() =>
-      engine.mineAtomic({ id: "atomicTx1", gasUsed: 12_345n, apply: (state) => state.setAssetBalance(address, assetId, 77n) }),
+      engine.mineAtomic({ id: "atomicTx1", bytes: ATOMIC_TX_BYTES, gasUsed: 12_345n, apply: (state) => state.setAssetBalance(address, assetId, 77n) }),
     );
     const offset = engine.increaseTime(3600);
     await engine.serialize(() => engine.mineBlock());
@@ -102,6 +105,7 @@ describe("contract chain persistence: atomic transactions and the clock", () => 
     const again = reopened.blockAt(record.number)!;
     expect(again.atomicTransactions).to.deep.equal(["atomicTx1"]);
     expect(again.atomicGasUsed).to.equal(12_345n);
+    expect(again.atomicTransactionBytes).to.deep.equal([ATOMIC_TX_BYTES]);
     expect(reopened.atomicTransactionBlock("atomicTx1")?.hash).to.equal(record.hash);
     expect(await reopened.getAssetBalance(address, assetId, again)).to.equal(77n);
     expect(reopened.increaseTime(0)).to.equal(offset);

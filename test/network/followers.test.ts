@@ -195,6 +195,26 @@ describe("nodes that agree: a producer and followers as real processes", functio
     await eventually("the resumed follower healthy", async () => (await health(follower2.node)).healthy);
   });
 
+  it("reports a follower unhealthy while its producer is silent, and healthy again once it answers", async () => {
+    process.kill(producer.node.pid, "SIGSTOP");
+    try {
+      await eventually(
+        "the follower reporting the lost link",
+        async () => {
+          const report = await health(follower1.node);
+          return !report.healthy && /not connected to a bootstrap peer/.test(report.checks.network?.error ?? "");
+        },
+        15_000,
+      );
+    } finally {
+      process.kill(producer.node.pid, "SIGCONT");
+    }
+    await eventually("the follower healthy again", async () => (await health(follower1.node)).healthy, 20_000);
+    const [from] = await follower1.node.call<string[]>(C, "eth_accounts");
+    await follower1.node.call(C, "eth_sendTransaction", [{ from, to: RECIPIENT, value: "0xd" }]);
+    await eventually("same head everywhere", () => sameHead(all()));
+  });
+
   it("refuses on the producer what would take accepted blocks back", async () => {
     const error = await producer.node.call(C, "evm_revert", ["0x1"]).then(
       () => undefined,
@@ -239,22 +259,31 @@ describe("nodes that agree: a producer and followers as real processes", functio
     expect(onProducer.numPeers).to.equal("4");
   });
 
-  it("refuses a bootstrap peer whose certificate is not the node ID named", async () => {
-    const impostor = await nodes.start(PeerNodes.following(producer, follower1.nodeID));
-    await eventually("the refusal reported", async () => {
-      const report = await health(impostor.node);
-      return !report.healthy && /refused bootstrap peer .* its certificate is NodeID-\S+, --bootstrap-ids names/.test(report.checks.network?.error ?? "");
+  describe("refusals (both nodes started together)", () => {
+    let impostor: PeerNode;
+    let stranger: PeerNode;
+    before(async () => {
+      [impostor, stranger] = await Promise.all([
+        nodes.start(PeerNodes.following(producer, follower1.nodeID)),
+        nodes.start([...PeerNodes.following(producer), "--network-id", "1337"]),
+      ]);
     });
-    expect(await isBootstrapped(impostor.node)).to.equal(false);
-    expect(impostor.node.output()).to.include(`--bootstrap-ids names ${follower1.nodeID}`);
-  });
 
-  it("is refused by a producer of another network ID", async () => {
-    const stranger = await nodes.start([...PeerNodes.following(producer), "--network-id", "1337"]);
-    await eventually("the refusal reported", async () => {
-      const report = await health(stranger.node);
-      return !report.healthy && /network ID 1337, this node is on network 12345/.test(report.checks.network?.error ?? "");
+    it("refuses a bootstrap peer whose certificate is not the node ID named", async () => {
+      await eventually("the refusal reported", async () => {
+        const report = await health(impostor.node);
+        return !report.healthy && /refused bootstrap peer .* its certificate is NodeID-\S+, --bootstrap-ids names/.test(report.checks.network?.error ?? "");
+      });
+      expect(await isBootstrapped(impostor.node)).to.equal(false);
+      expect(impostor.node.output()).to.include(`--bootstrap-ids names ${follower1.nodeID}`);
     });
-    expect(await isBootstrapped(stranger.node)).to.equal(false);
+
+    it("is refused by a producer of another network ID", async () => {
+      await eventually("the refusal reported", async () => {
+        const report = await health(stranger.node);
+        return !report.healthy && /network ID 1337, this node is on network 12345/.test(report.checks.network?.error ?? "");
+      });
+      expect(await isBootstrapped(stranger.node)).to.equal(false);
+    });
   });
 });

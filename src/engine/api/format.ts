@@ -121,6 +121,7 @@ export function formatBlock(record: BlockRecord, fullTransactions: boolean): Rec
     baseFeePerGas: q(h.baseFeePerGas ?? 0n),
     // Contract-chain header extras: gas of the atomic transactions in this block.
     extDataGasUsed: q(record.atomicGasUsed),
+    blockExtraData: hex(blockExtraData(record.atomicTransactionBytes)),
     blockGasCost: "0x0",
     blobGasUsed: q(h.blobGasUsed ?? 0n),
     excessBlobGas: q(h.excessBlobGas ?? 0n),
@@ -130,6 +131,24 @@ export function formatBlock(record: BlockRecord, fullTransactions: boolean): Rec
     uncles: [],
     transactions: record.transactions.map((mined) => (fullTransactions ? formatMinedTransaction(mined) : mined.hash)),
   };
+}
+
+/**
+ * A block's extra data as the reference node serves it (`blockExtraData`): its atomic
+ * transactions as one codec list — codec version 0, a 4-byte count, then each signed
+ * transaction without its own 2-byte codec version. Empty when the block has none.
+ */
+export function blockExtraData(signedAtomicTransactions: readonly Uint8Array[]): Uint8Array {
+  if (signedAtomicTransactions.length === 0) return new Uint8Array(0);
+  const bodies = signedAtomicTransactions.map((signed) => signed.subarray(2));
+  const out = new Uint8Array(6 + bodies.reduce((sum, body) => sum + body.length, 0));
+  new DataView(out.buffer).setUint32(2, bodies.length);
+  let offset = 6;
+  for (const body of bodies) {
+    out.set(body, offset);
+    offset += body.length;
+  }
+  return out;
 }
 
 /** Blocks never change once mined: their encoded size is computed once. */

@@ -32,6 +32,7 @@ export function encodeBlockRecord(record: BlockRecord, parentMultiCoin: MultiCoi
     ],
     record.atomicTransactions.map((id) => utf8.encode(id)),
     bigIntToUnpaddedBytes(record.atomicGasUsed),
+    [...record.atomicTransactionBytes],
   ]);
 }
 
@@ -53,7 +54,10 @@ function encodeMined({ from, receipt: r }: MinedTransaction): Item[] {
 
 /** The record stored as `bytes`, on a parent whose multi-coin balances are `parentMultiCoin`. */
 export function decodeBlockRecord(bytes: Uint8Array, common: Common, parentMultiCoin: MultiCoinSnapshot): BlockRecord {
-  const [blockRlp, minedItems, changeItem, atomicItems, atomicGasUsed] = list(RLP.decode(bytes) as Item, 5);
+  // Five items in records written before the atomic transactions' bytes were kept, six since.
+  const items = list(RLP.decode(bytes) as Item);
+  if (items.length !== 5 && items.length !== 6) throw new StoredChainError(`stored block record is damaged: expected a list of 5 or 6, found ${items.length}`);
+  const [blockRlp, minedItems, changeItem, atomicItems, atomicGasUsed, atomicBytesItems] = items as [Item, Item, Item, Item, Item, Item | undefined];
   const block = createBlockFromRLP(bytesOf(blockRlp), { common, setHardfork: false });
   const [balanceItems, flaggedItems, unflaggedItems] = list(changeItem, 3);
   const change: MultiCoinChange = {
@@ -69,6 +73,7 @@ export function decodeBlockRecord(bytes: Uint8Array, common: Common, parentMulti
     applyMultiCoinChange(parentMultiCoin, change),
     list(atomicItems).map((item) => fromUtf8.decode(bytesOf(item))),
     bytesToBigInt(bytesOf(atomicGasUsed)),
+    atomicBytesItems === undefined ? [] : list(atomicBytesItems).map(bytesOf),
   );
   const { hash, transactions } = record;
   const mined = list(minedItems);

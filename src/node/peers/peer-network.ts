@@ -26,7 +26,7 @@ import { nodeIdOf, type StakingIdentity } from "../staking";
 import { decodeProposerBlock } from "../indexer/proposer-block";
 import type { AcceptanceLog, LoggedContainer } from "./acceptance-log";
 import { replayContainer, type ReplayTarget } from "./container-replay";
-import { PeerLink } from "./peer-link";
+import { PEER_TIMEOUT_MS, PeerLink } from "./peer-link";
 import { PEER_PROTOCOL_VERSION, type ContainerMessage, type Forward, type Hello, type PeerMessage } from "./protocol";
 
 /** A node to bootstrap from: `host:port` of its staking port and its node ID. */
@@ -217,7 +217,10 @@ export class PeerNetwork {
       this.reconnectTimer.unref();
     };
     socket.once("error", (error) => retry(`cannot reach bootstrap peer ${peer.ip}: ${error.message}`));
+    // A peer that accepts the connection but never answers (stopped with SIGSTOP) is tried again.
+    socket.setTimeout(PEER_TIMEOUT_MS, () => socket.destroy(new Error(`no TLS handshake within ${PEER_TIMEOUT_MS} ms`)));
     socket.once("secureConnect", () => {
+      socket.setTimeout(0);
       socket.removeAllListeners("error");
       const presented = nodeIdOf(new Uint8Array(socket.getPeerCertificate().raw));
       if (presented !== peer.nodeID) {

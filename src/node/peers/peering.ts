@@ -1,7 +1,7 @@
 /**
  * The peer network wired onto one node (`LocalNetwork` calls these): its acceptance log over
  * the node's chains and data directory, and, on a follower, the routes and chain hooks that
- * send what would change state to the producer (see `follower-routes.ts`).
+ * send what would change state to the producer (see `peer-routes.ts`).
  */
 import type { ContractChainAtomics } from "../../cchain";
 import { decodeCb58, encodeCb58, encodeNodeBytes } from "../../encoding";
@@ -16,7 +16,7 @@ import { NodeAcceptance } from "../acceptance";
 import type { NodeLogger } from "../logger";
 import { readPackageVersion } from "../package-version";
 import { AcceptanceLog } from "./acceptance-log";
-import { followerRoutes, followerSessions, producerRoutes, type RouteKind } from "./follower-routes";
+import { followerRoutes, followerSessions, producerRoutes, producerSessions, type RouteKind } from "./peer-routes";
 import { PeerNetwork, type BootstrapPeer } from "./peer-network";
 
 /**
@@ -78,7 +78,9 @@ export function followerWiring(
   routes: Record<string, Dispatch>,
   wsRoutes: Record<string, OpenSession>,
 ): { routes: Record<string, Dispatch>; wsRoutes: Record<string, OpenSession> } {
-  const { network, exchange, platform, atomics } = chains;
+  const { network, exchange, platform, atomics, engine } = chains;
+  // Nothing should reach its pool (transactions are forwarded); if anything did, it is not mined.
+  engine.setAutomine(false);
   const issueOn = (path: string, method: string) => async (bytes: Uint8Array) => {
     const answer = (await peers.forward(path, method, { tx: encodeNodeBytes(bytes, "hex"), encoding: "hex" })) as { txID: string };
     return decodeCb58(answer.txID);
@@ -89,9 +91,13 @@ export function followerWiring(
   return { routes: followerRoutes(routes, peers, routeKinds(network)), wsRoutes: followerSessions(wsRoutes, peers, PATHS.contractRpc) };
 }
 
-/** A producer's routes: the contract chain refuses to take accepted blocks back. */
-export function producerWiring(network: NetworkIdentifiers, routes: Record<string, Dispatch>): Record<string, Dispatch> {
-  return producerRoutes(routes, routeKinds(network));
+/** A producer's routes and WebSocket sessions: the contract chain refuses to take accepted blocks back. */
+export function producerWiring(
+  network: NetworkIdentifiers,
+  routes: Record<string, Dispatch>,
+  wsRoutes: Record<string, OpenSession>,
+): { routes: Record<string, Dispatch>; wsRoutes: Record<string, OpenSession> } {
+  return { routes: producerRoutes(routes, routeKinds(network)), wsRoutes: producerSessions(wsRoutes) };
 }
 
 function routeKinds(network: NetworkIdentifiers): (path: string) => RouteKind {

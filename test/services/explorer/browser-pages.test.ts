@@ -4,9 +4,9 @@
  * bar's numbers; and with JavaScript disabled every page still reads the same.
  */
 import { expect } from "chai";
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { createPages } from "../../../src/services/explorer/web";
-import { launchBrowser, servePages, type PagesServer } from "../../helpers/browser";
+import { launchBrowser, searchFromBox, servePages, withPage, type PagesServer } from "../../helpers/browser";
 import { ALICE, GOLD_ID, TRANSFER_ID, context, recordsReader } from "./web-records";
 
 describe("explorer pages: in a browser", function () {
@@ -22,17 +22,10 @@ describe("explorer pages: in a browser", function () {
     await browser.close();
   });
 
-  async function withPage<T>(options: { javaScriptEnabled: boolean }, use: (page: import("playwright-core").Page) => Promise<T>): Promise<T> {
-    const session: BrowserContext = await browser.newContext(options);
-    try {
-      return await use(await session.newPage());
-    } finally {
-      await session.close();
-    }
-  }
+  const visit = <T>(javaScriptEnabled: boolean, use: (page: Page) => Promise<T>) => withPage(browser, { javaScriptEnabled }, use);
 
   it("takes a transaction ID typed in the search box to the transaction, then to its address and asset", async () => {
-    await withPage({ javaScriptEnabled: true }, async (page) => {
+    await visit(true, async (page) => {
       await page.goto(`${server.url}/`);
       await page.getByRole("searchbox", { name: "Search" }).fill(TRANSFER_ID);
       await page.getByRole("button", { name: "Search" }).click();
@@ -48,17 +41,16 @@ describe("explorer pages: in a browser", function () {
   });
 
   it("reads the same without JavaScript: the search form and the links need no script", async () => {
-    await withPage({ javaScriptEnabled: false }, async (page) => {
+    await visit(false, async (page) => {
       await page.goto(`${server.url}/`);
-      await page.getByRole("searchbox", { name: "Search" }).fill(`X-${ALICE}`);
-      await page.getByRole("searchbox", { name: "Search" }).press("Enter");
+      await searchFromBox(page, `X-${ALICE}`);
       await page.waitForURL(`**/explorer/address/${ALICE}`);
       expect(await page.locator("#balances tbody tr td").first().textContent()).to.equal("999\u2009975.00 GOLD");
     });
   });
 
   it("draws the activity chart on the server, and its script shows the numbers of the bar under the pointer", async () => {
-    await withPage({ javaScriptEnabled: true }, async (page) => {
+    await visit(true, async (page) => {
       await page.goto(`${server.url}/chart?interval=hour`);
       expect(await page.locator("svg rect.bar").count()).to.equal(3);
       await page.locator("svg rect.bar").first().hover();
@@ -67,7 +59,7 @@ describe("explorer pages: in a browser", function () {
   });
 
   it("explains a malformed ID on a page inside the layout, with its search box", async () => {
-    await withPage({ javaScriptEnabled: false }, async (page) => {
+    await visit(false, async (page) => {
       const response = await page.goto(`${server.url}/tx/${GOLD_ID.slice(0, -1)}x`);
       expect(response?.status()).to.equal(400);
       expect(await page.getByRole("searchbox", { name: "Search" }).count()).to.equal(1);

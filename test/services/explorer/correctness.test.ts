@@ -44,11 +44,15 @@ describe("explorer correctness: the tables against the node after a journey thro
     expect(report.checked.cBlocks).to.be.greaterThan(3);
   });
 
-  it("names as unseen imports exactly the exported outputs this node's contract chain imported without showing its atomic transactions", async () => {
+  it("links the outputs exported to the contract chain to its import, read from the block's extra data", async () => {
     const report = await checkExplorerAgainstNode(explorer.database, explorer.node, explorer.context);
-    const exported = (await explorer.database.query("SELECT id FROM outputs WHERE transaction_id = ANY($1::text[]) AND chain_id = $2", [`{${exportsToC.join(",")}}`, explorer.context.chains.C])).map((r) => String(r.id));
+    expect(report.unseenImports).to.deep.equal([]);
+    const exported = await explorer.database.query(
+      "SELECT o.id, t.chain_id, t.type FROM outputs o JOIN transactions t ON t.id = o.redeeming_transaction_id WHERE o.transaction_id = ANY($1::text[]) AND o.chain_id = $2",
+      [`{${exportsToC.join(",")}}`, explorer.context.chains.C],
+    );
     expect(exported).to.have.length.greaterThan(0);
-    expect(report.unseenImports.sort()).to.deep.equal(exported.sort());
+    for (const row of exported) expect([row.chain_id, row.type]).to.deep.equal([explorer.context.chains.C, "import"]);
   });
 
   it("detects a balance that differs from the node's", async () => {

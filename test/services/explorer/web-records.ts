@@ -97,7 +97,6 @@ export function recordsReader(overrides: Partial<PagesReader> = {}): PagesReader
     ...Object.values(addresses).filter((a) => a.address.startsWith(query)).map((a) => ({ type: "address" as const, data: a, score: a.address === query ? 2 : 1 })),
   ];
   return {
-    overview: async () => ({ network_id: context.networkId, chains: {} }),
     transaction: async (txId) => transactions.find((t) => t.id === txId),
     latestTransactions: async ({ chainId, address: owner }) => ({ items: transactions.filter((t) => (chainId === undefined || t.chainID === chainId) && (owner === undefined || t.outputs.some((o) => o.addresses.includes(owner)))) }),
     address: async (a) => (addresses[a] === undefined ? [] : [addresses[a]!]),

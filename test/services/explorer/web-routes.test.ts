@@ -41,6 +41,12 @@ describe("explorer pages: routes", () => {
     expect(alone).to.include(`/address/${ALICE}`);
   });
 
+  it("forbids inline and foreign scripts with its content security policy", async () => {
+    const response = await fetch(`${server.url}/tx/${TRANSFER_ID}`);
+    expect(response.headers.get("content-security-policy")).to.include("script-src 'self'");
+    expect(response.headers.get("x-content-type-options")).to.equal("nosniff");
+  });
+
   it("serves its style sheet and chart script", async () => {
     expect((await get(`${server.url}/static/explorer.css`)).type).to.equal("text/css; charset=utf-8");
     expect((await get(`${server.url}/static/chart.js`)).type).to.equal("text/javascript; charset=utf-8");
@@ -93,6 +99,17 @@ describe("explorer pages: routes", () => {
     expect((await get(`${server.url}/cblock/6`)).status).to.equal(404);
   });
 
+  it("lists the assets with their supply in their denomination", async () => {
+    const page = await get(`${server.url}/assets`);
+    expect(page.body).to.include(`<a href="/explorer/asset/${GOLD_ID}">GOLD</a>`);
+    expect(page.body).to.include("1\u2009000\u2009000.00");
+  });
+
+  it("lists one chain's transactions and refuses a chain that is not X, P or C", async () => {
+    expect((await get(`${server.url}/txs/X`)).body).to.include(`/explorer/tx/${TRANSFER_ID}`);
+    expect((await get(`${server.url}/txs/Q`)).status).to.equal(400);
+  });
+
   it("answers an unknown path with a 404 page inside the layout", async () => {
     const page = await get(`${server.url}/nothing/here/at/all`);
     expect(page.status).to.equal(404);
@@ -103,6 +120,15 @@ describe("explorer pages: routes", () => {
     const page = await get(`${server.url}/chart?interval=fortnight`);
     expect(page.status).to.equal(400);
     expect(page.body).to.include("minute, hour, day, week, month, year");
+  });
+
+  it("charts one asset's activity with its volume in that asset, linked from the asset's page", async () => {
+    const assetPage = await get(`${server.url}/asset/${GOLD_ID}`);
+    expect(assetPage.body).to.include(`href="/explorer/chart?interval=minute&amp;asset=${GOLD_ID}"`);
+    const chart = await get(`${server.url}/chart?interval=minute&asset=${GOLD_ID}`);
+    expect(chart.body).to.include("<th>Volume (GOLD)</th>");
+    expect(chart.body).to.include(`<a href="/explorer/chart?interval=hour&amp;asset=${GOLD_ID}">hour</a>`);
+    expect((await get(`${server.url}/chart?asset=GOLD`)).status).to.equal(400);
   });
 
   it("answers 503 with the database's message when the reader fails", async () => {

@@ -11,7 +11,9 @@
  *
  * The secp256k1fx parts are the exchange chain's (type IDs 5 input, 7 output, 9 credential).
  * A block's `extData` holds such transactions: since Apricot phase 5 a list (codec version,
- * uint32 count, then each), before it one transaction.
+ * uint32 count, then each transaction without a version of its own), before it one
+ * transaction. A transaction's ID and signed hash always cover the codec version: in a list,
+ * the list's version stands in front of each.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { encodeCb58 } from "../../../encoding";
@@ -44,10 +46,21 @@ function readOutput(r: ByteReader): TransferableOutput {
 
 const list = <T>(r: ByteReader, path: string, read: () => T): T[] => Array.from({ length: r.count(path) }, read);
 
-/** Reads one signed atomic transaction at the reader's position; answers its row. */
-function readAtomicTx(context: ExplorerContext, r: ByteReader, bytes: Uint8Array, acceptedAt: number, blockId: string | null): TransactionRow {
+const CODEC_VERSION_BYTES = new Uint8Array(2);
+
+/** `bytes[start, end)`, with the codec version in front when the transaction has none of its own. */
+function versioned(bytes: Uint8Array, start: number, end: number, ownVersion: boolean): Uint8Array {
+  if (ownVersion) return bytes.subarray(start, end);
+  const out = new Uint8Array(2 + end - start);
+  out.set(CODEC_VERSION_BYTES);
+  out.set(bytes.subarray(start, end), 2);
+  return out;
+}
+
+/** Reads one signed atomic transaction at the reader's position (`ownVersion`: it starts with the codec version); answers its row. */
+function readAtomicTx(context: ExplorerContext, r: ByteReader, bytes: Uint8Array, ownVersion: boolean, acceptedAt: number, blockId: string | null): TransactionRow {
   const start = r.offset;
-  r.uint16("codecVersion");
+  if (ownVersion) r.uint16("codecVersion");
   const typeId = r.uint32("typeID");
   if (typeId !== 0 && typeId !== 1) r.fail("typeID", `expected 0 (ImportTx) or 1 (ExportTx), got ${typeId}`);
   r.uint32("networkID");
@@ -80,7 +93,7 @@ function readAtomicTx(context: ExplorerContext, r: ByteReader, bytes: Uint8Array
     if (credentialType !== TypeId.Secp256k1Credential) r.fail("credential.typeID", `expected 9, got ${credentialType}`);
     return { signatures: list(r, "signatures", () => r.fixedBytes(65, "signature")) };
   });
-  const signed = bytes.subarray(start, r.offset);
+  const signed = versioned(bytes, start, r.offset, ownVersion);
   const txId = sha256(signed);
   const inputs = inputRows(imported);
   const outputs = exported.map((o, i) => outputRow(context, { txId, outputIndex: i, chainId: otherChain, createdOnChainId: chainId }, o.assetId, o.output));
@@ -99,7 +112,7 @@ function readAtomicTx(context: ExplorerContext, r: ByteReader, bytes: Uint8Array
     bytes: hexOf(signed),
     inputs,
     outputs,
-    credentials: credentialRows(context, sha256(bytes.subarray(start, unsignedEnd)), credentials),
+    credentials: credentialRows(context, sha256(versioned(bytes, start, unsignedEnd, ownVersion)), credentials),
     assets: [],
   };
 }
@@ -107,7 +120,7 @@ function readAtomicTx(context: ExplorerContext, r: ByteReader, bytes: Uint8Array
 /** One signed atomic transaction's bytes (as `cvm.getAtomicTx` answers them) as a row. */
 export function decodeAtomicTx(context: ExplorerContext, bytes: Uint8Array, acceptedAt: number, blockId: string | null): TransactionRow {
   const r = new ByteReader(bytes);
-  const row = readAtomicTx(context, r, bytes, acceptedAt, blockId);
+  const row = readAtomicTx(context, r, bytes, true, acceptedAt, blockId);
   r.end("atomic transaction");
   return row;
 }
@@ -120,7 +133,7 @@ export function decodeExtData(context: ExplorerContext, extData: Uint8Array, acc
     r.uint16("codecVersion");
     const count = r.count("txs");
     const rows: TransactionRow[] = [];
-    for (let i = 0; i < count; i++) rows.push(readAtomicTx(context, r, extData, acceptedAt, blockId));
+    for (let i = 0; i < count; i++) rows.push(readAtomicTx(context, r, extData, false, acceptedAt, blockId));
     r.end("extData");
     return rows;
   } catch {

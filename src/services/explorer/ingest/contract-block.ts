@@ -6,8 +6,8 @@
  * `extData` (coreth's block body: header, transactions, uncles, version, extData).
  *
  * The atomic transactions come from the RLP's extData, else from the block's `blockExtraData`
- * (hex) as the reference node's eth_getBlockByNumber answers it. A node with neither (this
- * simulator, for now) shows its contract chain's imports nowhere: they are not indexed, and the
+ * (hex) as eth_getBlockByNumber answers it (the reference node and nativekit both serve it). A
+ * node with neither shows its contract chain's imports nowhere: they are not indexed, and the
  * outputs they spend stay unspent here (the correctness check reports them as unseen imports).
  * `extDataHash` is the header's when the node reports one, else 32 zero bytes.
  */

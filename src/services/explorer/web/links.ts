@@ -16,7 +16,8 @@ export interface Links {
   assets(): string;
   cBlock(height: string | number | bigint): string;
   cTransaction(hash: string): string;
-  aggregates(intervalSize?: string): string;
+  /** The activity chart, of one asset when `assetId` is given. */
+  aggregates(intervalSize?: string, assetId?: string): string;
   /** The explorer's JSON API for the same thing (`/v2/...` under the same base). */
   api(path: string): string;
   styleSheet(): string;
@@ -50,7 +51,7 @@ export function createLinks(basePath: string): Links {
     assets: () => `${base}/assets`,
     cBlock: (height) => `${base}/cblock/${segment(String(height))}`,
     cTransaction: (hash) => `${base}/ctx/${segment(hash)}`,
-    aggregates: (intervalSize) => withQuery(`${base}/chart`, { interval: intervalSize }),
+    aggregates: (intervalSize, assetId) => withQuery(`${base}/chart`, { interval: intervalSize, asset: assetId }),
     api: (path) => `${base}/v2${path}`,
     styleSheet: () => `${base}/static/explorer.css`,
     chartScript: () => `${base}/static/chart.js`,

@@ -12,7 +12,6 @@ import type {
   CBlockSummary,
   CTransactionRecord,
   CTransactionSummary,
-  OverviewRecord,
   SearchAnswer,
   TransactionRecord,
 } from "../records";
@@ -32,7 +31,6 @@ export interface Holder {
 }
 
 export interface PagesReader {
-  overview(): Promise<OverviewRecord>;
   transaction(id: string): Promise<TransactionRecord | undefined>;
   /** The newest transactions of a chain, or touching an address (any chain). */
   latestTransactions(filter: { chainId?: string; address?: string; limit: number; cursor?: string }): Promise<Page<TransactionRecord>>;
@@ -48,5 +46,6 @@ export interface PagesReader {
   /** The newest contract-chain transactions from or to an address (0x…). */
   cTransactionsOf(address: string, limit: number): Promise<CTransactionRecord[]>;
   search(query: string): Promise<SearchAnswer>;
-  aggregates(query: { intervalSize: IntervalSize; startTime: Date; endTime: Date }): Promise<AggregatesAnswer>;
+  /** Per interval; of one asset's outputs (and its volume) when `assetId` is given, else of all (with the native asset's volume). */
+  aggregates(query: { intervalSize: IntervalSize; startTime: Date; endTime: Date; assetId?: string }): Promise<AggregatesAnswer>;
 }

@@ -30,7 +30,7 @@ export interface ExplorerPages {
 }
 
 const LATEST = 10;
-const PAGE_SIZE = 25;
+const DEFAULT_PAGE_SIZE = 25;
 /** How far back the chart looks for each interval size, in intervals. */
 const CHART_INTERVALS = 60;
 const INTERVAL_MS: Record<IntervalSize, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000, month: 2_592_000_000, year: 31_536_000_000 };
@@ -44,10 +44,29 @@ function isBech32Of(text: string, hrp: string): boolean {
   }
 }
 
+/**
+ * Only our own style sheet and chart script may load: even if some text escaped the escaping,
+ * the browser would run no inline or foreign script.
+ */
+const SECURITY_HEADERS = {
+  "Content-Security-Policy": "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "same-origin",
+};
+
 type Outcome = { status: number; page: PageContent } | { redirect: string };
 
-export function createPages(options: { reader: PagesReader; context: ExplorerContext; basePath: string }): ExplorerPages {
+export interface PagesOptions {
+  reader: PagesReader;
+  context: ExplorerContext;
+  basePath: string;
+  /** Rows of a history or list page (default 25). */
+  pageSize?: number;
+}
+
+export function createPages(options: PagesOptions): ExplorerPages {
   const { reader, context } = options;
+  const PAGE_SIZE = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const links: Links = createLinks(options.basePath);
 
   /** A render context holding the records of `assetIds` (and the native asset), read once. */
@@ -144,7 +163,8 @@ export function createPages(options: { reader: PagesReader; context: ExplorerCon
     if (!/^\d{1,18}$/.test(input)) return badInput(await renderContext([]), "A contract-chain block is given by its number (0, 1, 2, …); a block hash can be searched for.", input);
     const block = await reader.cBlock(BigInt(input));
     if (block === undefined) return notFound(await renderContext([]), "contract-chain block", input);
-    return ok({ title: `Block ${input}`, heading: `Contract-chain block ${input}`, body: renderCBlock(await renderContext([]), block), json: links.api(`/ctxdata/${input}`) });
+    const hasNext = (await reader.cBlock(BigInt(input) + 1n)) !== undefined;
+    return ok({ title: `Block ${input}`, heading: `Contract-chain block ${input}`, body: renderCBlock(await renderContext([]), block, hasNext), json: links.api(`/ctxdata/${input}`) });
   }
 
   async function cTransaction(hash: string): Promise<Outcome> {
@@ -156,13 +176,15 @@ export function createPages(options: { reader: PagesReader; context: ExplorerCon
     return ok({ title: `Transaction ${hash}`, heading: html`Contract-chain transaction <span class="id">${hash}</span>`, body: renderCTransaction(r, tx), json: `${links.api("/ctransactions")}?hash=${hash}` });
   }
 
-  async function chart(interval: string | null): Promise<Outcome> {
+  async function chart(interval: string | null, assetId: string | undefined): Promise<Outcome> {
+    if (assetId !== undefined && !isCb58(assetId, 32)) return badInput(await renderContext([]), "An asset ID is 32 bytes written in cb58.", assetId);
     const size = (interval ?? "minute") as IntervalSize;
     if (!INTERVAL_SIZES.includes(size)) return badInput(await renderContext([]), `The interval is one of ${INTERVAL_SIZES.join(", ")}.`, interval ?? "");
     const endTime = new Date();
     const startTime = new Date(Math.floor((endTime.getTime() - CHART_INTERVALS * INTERVAL_MS[size]) / INTERVAL_MS[size]) * INTERVAL_MS[size]);
-    const answer = await reader.aggregates({ intervalSize: size, startTime, endTime });
-    return ok({ title: "Activity", heading: "Activity over time", body: renderChart(await renderContext([]), size, answer), head: html`<script src="${links.chartScript()}" defer></script>`, json: `${links.api("/aggregates")}?intervalSize=${size}` });
+    const answer = await reader.aggregates({ intervalSize: size, startTime, endTime, ...(assetId === undefined ? {} : { assetId }) });
+    const json = `${links.api("/aggregates")}?intervalSize=${size}${assetId === undefined ? "" : `&assetID=${assetId}`}`;
+    return ok({ title: "Activity", heading: "Activity over time", body: renderChart(await renderContext(assetId === undefined ? [] : [assetId]), size, answer, assetId), head: html`<script src="${links.chartScript()}" defer></script>`, json });
   }
 
   async function route(path: string, query: URLSearchParams): Promise<Outcome> {
@@ -172,7 +194,7 @@ export function createPages(options: { reader: PagesReader; context: ExplorerCon
     if (parts.length === 0) return home();
     if (parts.length === 1 && first === "search") return search(query.get("q") ?? "");
     if (parts.length === 1 && first === "assets") return assets();
-    if (parts.length === 1 && first === "chart") return chart(query.get("interval"));
+    if (parts.length === 1 && first === "chart") return chart(query.get("interval"), query.get("asset") ?? undefined);
     if (parts.length === 2 && second !== undefined) {
       if (first === "tx") return transaction(second);
       if (first === "txs") return chainTransactions(second, cursor);
@@ -185,7 +207,7 @@ export function createPages(options: { reader: PagesReader; context: ExplorerCon
   }
 
   function send(res: http.ServerResponse, status: number, type: string, body: string): void {
-    res.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store" });
+    res.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store", ...SECURITY_HEADERS });
     res.end(body);
   }
 

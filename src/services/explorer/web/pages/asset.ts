@@ -18,6 +18,7 @@ ${facts([
   ["Supply", asset.variableCap === 1 ? "variable (can be minted)" : "fixed"],
   ["Kind", asset.nft === 1 ? "non-fungible (NFT)" : "fungible"],
   ["Chain", chainBadge(r, asset.chainID)],
+  ["Activity", html`<a href="${r.links.aggregates("minute", asset.id)}">${asset.symbol || "this asset"} over time</a>`],
   ["Created", html`${time(asset.timestamp)}${asset.id === r.context.nativeAssetId ? " (genesis)" : html` by ${transactionLink(r, asset.id)}`}`],
 ])}
 ${section(`Holders (${holders.length})`, table(["Address", "Balance", "Share"], holders.map((h) => [addressLink(r, h.address), html`<span class="amount">${formatAmount(h.balance, unit)}</span>`, share(h.balance, asset.currentSupply)]), "Nobody holds this asset."), "holders")}`;

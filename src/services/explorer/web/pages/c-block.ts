@@ -72,7 +72,8 @@ export function cTransactionList(r: RenderContext, transactions: readonly CTrans
   );
 }
 
-export function renderCBlock(r: RenderContext, block: CBlockRecord): Html {
+/** `hasNext`: whether the following block is indexed (the latest block links to no page that would be a 404). */
+export function renderCBlock(r: RenderContext, block: CBlockRecord, hasNext: boolean): Html {
   const h = block.header;
   const height = BigInt(quantity(h.number));
   return html`
@@ -86,7 +87,7 @@ ${facts([
   ["State root", html`<code>${h.stateRoot}</code>`],
   ["Extra data", html`<code class="data">${h.extraData}</code>`],
 ])}
-<p class="paging">${height === 0n ? "" : html`<a rel="prev" href="${r.links.cBlock(height - 1n)}">← block ${String(height - 1n)}</a> `}<a rel="next" href="${r.links.cBlock(height + 1n)}">block ${String(height + 1n)} →</a></p>
+<p class="paging">${height === 0n ? "" : html`<a rel="prev" href="${r.links.cBlock(height - 1n)}">← block ${String(height - 1n)}</a> `}${hasNext ? html`<a rel="next" href="${r.links.cBlock(height + 1n)}">block ${String(height + 1n)} →</a>` : html`<span class="muted">the latest block</span>`}</p>
 ${section(`Transactions (${block.transactions.length})`, cTransactionList(r, block.transactions, "No transactions in this block."), "transactions")}`;
 }
 

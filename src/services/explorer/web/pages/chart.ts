@@ -5,7 +5,7 @@
  * the pointer.
  */
 import type { AggregateRecord, AggregatesAnswer } from "../../records";
-import { table, time, type RenderContext } from "../components";
+import { assetLink, table, time, type RenderContext } from "../components";
 import { formatAmount, formatTime } from "../format";
 import { html, type Html } from "../html";
 import { INTERVAL_SIZES, type IntervalSize } from "../reader";
@@ -51,18 +51,19 @@ ${bars}
 </figure>`;
 }
 
-export function renderChart(r: RenderContext, intervalSize: IntervalSize, answer: AggregatesAnswer): Html {
+/** `assetId`: the asset the numbers are of (counts of its outputs, its volume); undefined for all assets, with the native asset's volume. */
+export function renderChart(r: RenderContext, intervalSize: IntervalSize, answer: AggregatesAnswer, assetId: string | undefined): Html {
   const intervals = answer.intervals ?? [];
   const totals = answer.aggregates;
-  // The volume is of the native asset (the reader's default).
-  const native = r.assets.get(r.context.nativeAssetId);
-  const unit = native === undefined ? undefined : { denomination: native.denomination, symbol: "" };
+  const volumeAsset = r.assets.get(assetId ?? r.context.nativeAssetId);
+  const unit = volumeAsset === undefined ? undefined : { denomination: volumeAsset.denomination, symbol: "" };
   return html`
-<p class="intervals">Per ${INTERVAL_SIZES.map((size) => (size === intervalSize ? html`<strong>${size}</strong> ` : html`<a href="${r.links.aggregates(size)}">${size}</a> `))}</p>
+${assetId === undefined ? "" : html`<p>Of ${assetLink(r, assetId)} only. <a href="${r.links.aggregates(intervalSize)}">All assets</a></p>`}
+<p class="intervals">Per ${INTERVAL_SIZES.map((size) => (size === intervalSize ? html`<strong>${size}</strong> ` : html`<a href="${r.links.aggregates(size, assetId)}">${size}</a> `))}</p>
 <p>From ${time(answer.startTime)} to ${time(answer.endTime)}: ${totals.transactionCount} transactions, ${totals.addressCount} addresses, ${totals.outputCount} outputs, ${totals.assetCount} assets.</p>
 ${barChart(intervals)}
 ${table(
-  ["From", "Transactions", "Addresses", "Outputs", "Assets", `Volume (${native?.symbol ?? "native asset"})`],
+  ["From", "Transactions", "Addresses", "Outputs", "Assets", `Volume (${volumeAsset?.symbol ?? "native asset"})`],
   intervals.filter((i) => i.transactionCount > 0).map((i) => [time(i.startTime), i.transactionCount, i.addressCount, i.outputCount, i.assetCount, html`<span class="amount">${formatAmount(i.transactionVolume, unit)}</span>`]),
   "No activity in this period.",
 )}`;

@@ -1,5 +1,5 @@
 /**
- * A follower's APIs: reads answer from its own state; what would change state goes to the
+ * The APIs of a node in a peer network. A follower's: reads answer from its own state; what would change state goes to the
  * producer or is refused.
  *
  * - contract chain: `eth_sendRawTransaction` and `eth_sendTransaction` (the producer has the
@@ -34,32 +34,38 @@ const REWINDING_METHODS = new Set(["evm_revert", "hardhat_reset"]);
 
 /** `routes` as a producer with a peer network serves them (see the file's comment). */
 export function producerRoutes(routes: Record<string, Dispatch>, kindOf: (path: string) => RouteKind): Record<string, Dispatch> {
+  return Object.fromEntries(Object.entries(routes).map(([path, dispatch]) => [path, kindOf(path) === "contract" ? producerDispatch(dispatch) : dispatch]));
+}
+
+/** WebSocket sessions of a producer with a peer network: the same rule on each session's dispatch. */
+export function producerSessions(sessions: Record<string, OpenSession>): Record<string, OpenSession> {
+  return wrapSessions(sessions, producerDispatch);
+}
+
+function producerDispatch(dispatch: Dispatch): Dispatch {
+  return (method, params) => {
+    if (REWINDING_METHODS.has(method)) {
+      return Promise.reject(serverError(`${method} is not available on a node with a peer network: its followers have applied its blocks and cannot take them back`));
+    }
+    return dispatch(method, params);
+  };
+}
+
+function wrapSessions(sessions: Record<string, OpenSession>, wrap: (dispatch: Dispatch) => Dispatch): Record<string, OpenSession> {
   return Object.fromEntries(
-    Object.entries(routes).map(([path, dispatch]) => [
+    Object.entries(sessions).map(([path, open]) => [
       path,
-      kindOf(path) !== "contract"
-        ? dispatch
-        : (method: string, params: unknown) => {
-            if (REWINDING_METHODS.has(method)) {
-              throw serverError(`${method} is not available on a node with a peer network: its followers have applied its blocks and cannot take them back`);
-            }
-            return dispatch(method, params);
-          },
+      ((push) => {
+        const session = open(push);
+        return { dispatch: wrap(session.dispatch), close: () => session.close() };
+      }) satisfies OpenSession,
     ]),
   );
 }
 
 /** WebSocket sessions of a follower: the same rules on each session's dispatch. */
 export function followerSessions(sessions: Record<string, OpenSession>, peers: PeerNetwork, forwardPath: string): Record<string, OpenSession> {
-  return Object.fromEntries(
-    Object.entries(sessions).map(([path, open]) => [
-      path,
-      ((push) => {
-        const session = open(push);
-        return { dispatch: followerDispatch(session.dispatch, peers, "contract", forwardPath), close: () => session.close() };
-      }) satisfies OpenSession,
-    ]),
-  );
+  return wrapSessions(sessions, (dispatch) => followerDispatch(dispatch, peers, "contract", forwardPath));
 }
 
 function followerDispatch(dispatch: Dispatch, peers: PeerNetwork, kind: RouteKind, path: string): Dispatch {
