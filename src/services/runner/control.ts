@@ -8,6 +8,10 @@
  * HTTP ports 9650, 9652, … and staking ports 9651, 9653, …; network ID 12345; the network's
  * directory `<rootDataDir or the system's temporary directory>/network-runner-root-data/
  * network_<timestamp>`; start and waitforhealthy give up after 3 and 2 minutes.
+ *
+ * Where nativekit differs: `health` asks every node once and answers healthy or not (the
+ * reference waits until healthy, as `waitforhealthy` does); a paused node is left out of health;
+ * `waitforhealthy` refuses at once when a node has exited instead of waiting out its deadline.
  */
 import os from "node:os";
 import path from "node:path";

@@ -4,6 +4,7 @@
  * serve. StreamStatus, the only streaming method, is served by each transport on its own.
  */
 import type { RunnerControl } from "./control";
+import type { RunnerLog } from "./local-network";
 import type { AddNodeRequest, NodeNameRequest, RestartNodeRequest, StartRequest } from "./messages";
 
 /** A unary method: the request as decoded from the wire; `signal` aborts when the caller goes away. */
@@ -19,7 +20,30 @@ function as<T>(request: Record<string, unknown>): T {
   return request as unknown as T;
 }
 
-export function runnerHandlers(control: RunnerControl): RunnerHandlers {
+/** The table, each call logged at debug level with how it ended. */
+export function runnerHandlers(control: RunnerControl, log: RunnerLog): RunnerHandlers {
+  const table = handlerTable(control);
+  const logged = (service: string, handlers: Readonly<Record<string, UnaryHandler>>) =>
+    Object.fromEntries(
+      Object.entries(handlers).map(([name, handler]) => [
+        name,
+        (async (request, signal) => {
+          const began = Date.now();
+          try {
+            const response = await handler(request, signal);
+            log("debug", `${service}.${name} answered in ${Date.now() - began} ms`);
+            return response;
+          } catch (error) {
+            log("debug", `${service}.${name} refused in ${Date.now() - began} ms: ${(error as Error).message.split("\n")[0]}`);
+            throw error;
+          }
+        }) satisfies UnaryHandler,
+      ]),
+    );
+  return { PingService: logged("PingService", table.PingService), ControlService: logged("ControlService", table.ControlService) };
+}
+
+function handlerTable(control: RunnerControl): RunnerHandlers {
   return {
     PingService: {
       Ping: async () => control.ping(),

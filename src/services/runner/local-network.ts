@@ -122,7 +122,6 @@ export class LocalNetwork {
       created.push(node);
     }
     try {
-      await fs.mkdir(this.settings.rootDataDir, { recursive: true });
       await Promise.all(created.map((n) => n.spawn()));
       if (this.stopped) throw new RunnerError(GrpcStatus.ABORTED, "the network was stopped while its nodes were starting");
       this.settings.log("info", `started ${created.map((n) => `${n.name} (pid ${n.pid}, ${n.uri})`).join(", ")}`);
@@ -179,11 +178,13 @@ export class LocalNetwork {
     return this.healthy;
   }
 
-  /** Polls until healthy; a DEADLINE_EXCEEDED error after `timeoutMs`. */
+  /** Polls until healthy; a DEADLINE_EXCEEDED error after `timeoutMs`, at once when a node has exited. */
   async waitForHealthy(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!(await this.checkHealth())) {
       if (signal?.aborted === true) throw new RunnerError(GrpcStatus.CANCELLED, "wait for healthy cancelled");
+      const exited = [...this.nodes.values()].filter((n) => !n.running).map((n) => n.name);
+      if (exited.length > 0) throw failedPrecondition(`the network cannot become healthy: ${exited.join(", ")} exited (restartnode starts it again, removenode drops it)`);
       if (Date.now() >= deadline) {
         const unhealthy = [...this.nodes.values()].filter((n) => !n.paused && !n.healthy).map((n) => n.name);
         throw new RunnerError(GrpcStatus.DEADLINE_EXCEEDED, `the network was not healthy within ${timeoutMs} ms (unhealthy: ${unhealthy.join(", ") || "no nodes"})`);

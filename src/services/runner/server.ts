@@ -38,7 +38,7 @@ export async function startRunnerServer(options: RunnerServerOptions = {}): Prom
   const host = options.host ?? "127.0.0.1";
   const log: RunnerLog = options.log ?? (() => undefined);
   const control = new RunnerControl(log);
-  const handlers = runnerHandlers(control);
+  const handlers = runnerHandlers(control, log);
   const grpcServer: GrpcRunnerServer = await startGrpcServer(control, handlers, host, options.port ?? DEFAULT_GRPC_PORT);
   let gateway: RunnerGateway | undefined;
   if (options.disableGateway !== true) {

@@ -57,8 +57,8 @@ interface RunnerProcess {
   exited: Promise<number | null>;
 }
 
-async function startRunnerProcess(): Promise<RunnerProcess> {
-  const child = spawn(process.execPath, [BIN, "network-runner", "--port", "0", "--grpc-gateway-port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+async function startRunnerProcess(extraArgs: readonly string[] = []): Promise<RunnerProcess> {
+  const child = spawn(process.execPath, [BIN, "network-runner", "--port", "0", "--grpc-gateway-port", "0", ...extraArgs], { stdio: ["ignore", "pipe", "pipe"] });
   let text = "";
   child.stdout!.on("data", (chunk: Buffer) => (text += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (text += chunk.toString()));
@@ -84,7 +84,7 @@ describe("network runner: command line", function () {
   });
 
   it("starts a network through a running runner, prints its uris and status, and stops it", async () => {
-    const runner = await startRunnerProcess();
+    const runner = await startRunnerProcess(["--log-level", "debug", "--log-dir", path.join(dataDir, "runner-logs")]);
     try {
       const endpoint = ["--endpoint", runner.gatewayUrl];
       const started = await nativekit(["network", "start", ...endpoint, "--num-nodes", "2", "--exec-path", REFERENCE_NODE_STAND_IN, "--dynamic-ports", "--root-data-dir", dataDir]);
@@ -109,6 +109,9 @@ describe("network runner: command line", function () {
       const stopped = await run(["stop", ...endpoint]);
       expect(stopped.stdout).to.equal("stopped 2 nodes\n");
       expectGone(nodePids);
+      const runnerLog = fs.readFileSync(path.join(dataDir, "runner-logs", "runner.log"), "utf8");
+      expect(runnerLog).to.match(/ DEBUG ControlService\.Start answered in \d+ ms$/m);
+      expect(runnerLog).to.match(/ INFO stopped the network \(pids /m);
     } finally {
       runner.child.kill("SIGTERM");
       expect(await runner.exited).to.equal(0);

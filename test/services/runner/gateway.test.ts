@@ -242,6 +242,14 @@ describe("network runner: gateway", function () {
       expect(standInArguments(node1.dbDir)).to.include.members(["--network-id=1337", "--log-level=debug"]);
     });
 
+    it("puts the nodes' log directories under logRootDir when given", async () => {
+      const logRootDir = path.join(runner.dataDir, "all-logs");
+      const { clusterInfo } = await standInStart(runner, 1, { logRootDir });
+      expect(clusterInfo!.logRootDir).to.equal(logRootDir);
+      expect(clusterInfo!.nodeInfos.node1!.logDir).to.equal(path.join(logRootDir, "node1"));
+      expect(fs.readFileSync(path.join(logRootDir, "node1", "output.log"), "utf8")).to.contain("listening on");
+    });
+
     it("names the nodes after customNodeConfigs and gives each its own flags", async () => {
       const { clusterInfo } = await standInStart(runner, 5, { customNodeConfigs: { beta: JSON.stringify({ "http-host": "127.0.0.1" }), alpha: "{}" } });
       expect(clusterInfo!.nodeNames).to.deep.equal(["alpha", "beta"]);
@@ -258,7 +266,7 @@ describe("network runner: gateway", function () {
       expect(((await response.json()) as { clusterInfo: { nodeNames: string[] } }).clusterInfo.nodeNames).to.deep.equal(["node1"]);
     });
 
-    it("shows a node that died unexpectedly as unhealthy in status and health", async () => {
+    it("shows a node that died unexpectedly as unhealthy in status, health and the stream; waitforhealthy refuses at once", async () => {
       const { clusterInfo } = await standInStart(runner, 2);
       const victim = runner.server.control.nodePids[1]!;
       process.kill(victim, "SIGKILL");
@@ -270,8 +278,19 @@ describe("network runner: gateway", function () {
       });
       expect(streamed, "the status stream shows it too").to.equal(false);
       expect((await runner.client.health()).clusterInfo!.healthy).to.equal(false);
+      await expectRefusal(runner.client.waitForHealthy(), FAILED_PRECONDITION, 400, "the network cannot become healthy: node2 exited");
       expect(runner.logs.some((l) => l.startsWith("warn") && l.includes("exited unexpectedly"))).to.equal(true);
       expect(clusterInfo!.nodeNames).to.have.length(2);
+    });
+
+    it("brings a node that died back with restartnode: the network is healthy again", async () => {
+      await standInStart(runner, 2);
+      const victim = runner.server.control.nodePids[1]!;
+      process.kill(victim, "SIGKILL");
+      while (alive(victim)) await new Promise((r) => setTimeout(r, 20));
+      const { clusterInfo } = await runner.client.restartNode({ name: "node2" });
+      expect(clusterInfo!.healthy).to.equal(true);
+      expect(runner.server.control.nodePids).to.have.length(2);
     });
 
     it("adds a node under the given name, bootstrapping from node1", async () => {

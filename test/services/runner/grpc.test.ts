@@ -7,6 +7,7 @@ import { status as GrpcStatus } from "@grpc/grpc-js";
 import { expect } from "chai";
 import type { ClusterInfoResponse, StartResponse, UrisResponse } from "../../../src/clients/runner";
 import { alive } from "../../helpers/processes";
+import { startRunnerServer } from "../../../src/services/runner";
 import { expectGrpcRefusal, grpcClient, type GrpcTestClient, REFERENCE_NODE_STAND_IN, startTestRunner, type TestRunner } from "./helpers";
 
 describe("network runner: gRPC", function () {
@@ -101,6 +102,18 @@ describe("network runner: gRPC", function () {
     stream.cancel();
     expect(updates[0]!.clusterInfo!.nodeNames).to.deep.equal(["node1"]);
     expect(updates[0]!.clusterInfo!.healthy).to.equal(true);
+  });
+
+  it("serves gRPC alone with the gateway disabled", async () => {
+    const server = await startRunnerServer({ port: 0, disableGateway: true });
+    const alone = grpcClient(server.grpcAddress);
+    try {
+      expect(server.gatewayUrl).to.equal(undefined);
+      expect(await alone.call("PingService", "Ping")).to.deep.equal({ pid: process.pid });
+    } finally {
+      alone.close();
+      await server.close();
+    }
   });
 
   it("ends open status streams when the runner closes", async () => {

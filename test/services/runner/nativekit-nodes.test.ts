@@ -12,6 +12,14 @@ import { startTestRunner, type TestRunner } from "./helpers";
 
 const NATIVEKIT_BIN = path.join(__dirname, "..", "..", "..", "bin", "nativekit.js");
 
+/** The result of a JSON-RPC call to `uri` + `route`; throws the node's error message. */
+async function rpc<T>(uri: string, route: string, method: string, params: unknown = []): Promise<T> {
+  const response = await fetch(`${uri}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const body = (await response.json()) as { result?: T; error?: { message: string } };
+  if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
+
 function flagsOf(base64: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(base64, "base64").toString("utf8")) as Record<string, unknown>;
 }
@@ -59,6 +67,27 @@ describe("network runner: nativekit's own nodes", function () {
       expect(flags["bootstrap-ids"]).to.equal(node1.id);
       expect(flags["bootstrap-ips"]).to.equal(`127.0.0.1:${flagsOf(node1.config)["staking-port"]}`);
     }
+  });
+
+  it("connects node1 with the four nodes following it (info.peers)", async () => {
+    const { peers } = await rpc<{ peers: { nodeID: string }[] }>(clusterInfo.nodeInfos.node1!.uri, "/ext/info", "info.peers", {});
+    const followers = ["node2", "node3", "node4", "node5"].map((name) => clusterInfo.nodeInfos[name]!.id);
+    expect(peers.map((p) => p.nodeID).sort()).to.deep.equal(followers.sort());
+  });
+
+  it("shows a transfer sent to node3 on all five nodes (time printed)", async () => {
+    const uris = clusterInfo.nodeNames.map((name) => clusterInfo.nodeInfos[name]!.uri);
+    const node3 = clusterInfo.nodeInfos.node3!.uri;
+    const [from] = await rpc<string[]>(node3, "/ext/bc/C/rpc", "eth_accounts");
+    const sent = Date.now();
+    const hash = await rpc<string>(node3, "/ext/bc/C/rpc", "eth_sendTransaction", [{ from, to: "0x00000000000000000000000000000000000c0ffe", value: "0x7" }]);
+    for (;;) {
+      const receipts = await Promise.all(uris.map((uri) => rpc<{ blockHash: string } | null>(uri, "/ext/bc/C/rpc", "eth_getTransactionReceipt", [hash])));
+      if (receipts.every((r) => r !== null && r.blockHash === receipts[0]!.blockHash)) break;
+      expect(Date.now() - sent, "the transfer should reach every node within 30 s").to.be.lessThan(30_000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    console.log(`      the transfer sent to node3 was in the same block on all five nodes ${Date.now() - sent} ms after it was sent`);
   });
 
   it("restarts a node on its db dir with the same NodeID", async () => {
