@@ -11,6 +11,7 @@ import { NETWORK_USAGE, runNetworkCommand } from "./network-command";
 import { NETWORK_RUNNER_USAGE, runNetworkRunnerCommand } from "./network-runner-command";
 import { createNodeVaultMount, runVaultCommand, VAULT_USAGE } from "./vault-command";
 import { createNodeExplorerMount, EXPLORER_USAGE, runExplorerCommand } from "./explorer-command";
+import { type LogFile, openLogFile } from "./log-file";
 import { type Authorize, type GetHandler, type HttpNode, startHttpNode } from "../node/http-server";
 import type { Dispatch, OpenSession } from "../rpc/types";
 import { createWebSocketRpc } from "../node/ws-server";
@@ -192,7 +193,21 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
   }
   if ("error" in parsed) return usageError(deps, parsed.error, NODE_USAGE);
 
-  const writeLog = parsed.silent ? undefined : (line: string) => deps.stdout(`${line}\n`);
+  let logFile: LogFile | undefined;
+  try {
+    logFile = parsed.options.logDir === undefined ? undefined : openLogFile(parsed.options.logDir);
+  } catch (e) {
+    deps.stderr(`error: cannot write the log to ${parsed.options.logDir}: ${messageOf(e)}\n`);
+    return ExitCode.Failure;
+  }
+  const toStdout = parsed.silent ? undefined : (line: string) => deps.stdout(`${line}\n`);
+  const writeLog =
+    logFile === undefined
+      ? toStdout
+      : (line: string) => {
+          toStdout?.(line);
+          logFile!.write(line);
+        };
   let node: CliNode;
   try {
     node = await deps.createNode(parsed.options, writeLog);
@@ -276,6 +291,7 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
           await explorer?.close();
           await vault?.close();
           await node.close?.();
+          await logFile?.close();
           deps.stdout("nativekit node stopped\n");
           resolve(ExitCode.Ok);
         } catch (e) {

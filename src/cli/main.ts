@@ -77,6 +77,7 @@ function managementOptions(flags: CreateNodeOptions, log: ((line: string) => voi
     ipcsEnabled: flags.apiIpcsEnabled,
     ipcsPath: flags.ipcsPath,
     adminApiEnabled: flags.chainEvmAdminApiEnabled,
+    logLevel: flags.logLevel,
     log,
   };
 }

@@ -10,6 +10,7 @@ import { isCb58 } from "../encoding";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../node/http-server";
 import { DEFAULT_IPCS_PATH } from "../node/ipcs/chain-ipcs";
 import { DEFAULT_PUBLIC_IP, DEFAULT_STAKING_PORT } from "../node/management";
+import { LOG_LEVELS, parseLogLevel, type LogLevel } from "../node/logger";
 
 /** Default directory of the IPC sockets (`--ipcs-path`). */
 
@@ -45,6 +46,10 @@ export interface CreateNodeOptions {
   vault?: boolean;
   /** `--explorer`: follow this node's indexes and serve the explorer under /explorer on the node's port (turns on --index-enabled). */
   explorer?: boolean;
+  /** `--log-level`: the least severe level the node's log keeps (trace … crit; default info). */
+  logLevel?: LogLevel;
+  /** `--log-dir`: the node's log is also written to `<dir>/main.log`. */
+  logDir?: string;
   /** Manual-network flags: the node's public IP and staking port, its network and bootstrappers. */
   publicIp?: string;
   stakingPort?: number;
@@ -74,7 +79,7 @@ export interface NodeArgs {
   options: CreateNodeOptions;
 }
 
-type Kind = "boolean" | "string" | "path" | "port" | "integer" | "ip" | "ip-list" | "node-id-list" | "url" | "block" | "header" | "precompiles";
+type Kind = "boolean" | "string" | "path" | "port" | "integer" | "ip" | "ip-list" | "node-id-list" | "url" | "block" | "header" | "precompiles" | "log-level";
 
 interface Flag {
   kind: Kind;
@@ -103,6 +108,8 @@ const FLAGS: Readonly<Record<string, Flag>> = {
   "chainevm-admin-api-enabled": { kind: "boolean", key: "chainEvmAdminApiEnabled", defaultText: "false", help: "serve the contract chain's admin API (/ext/bc/C/admin)" },
   vault: { kind: "boolean", key: "vault", defaultText: "false", help: "serve the multisig vault (/v1/multisig) on this port; its database under --db-dir, else in memory" },
   explorer: { kind: "boolean", key: "explorer", defaultText: "false", help: "serve the explorer under /explorer on this port (turns on --index-enabled); its database under --db-dir, else in memory" },
+  "log-level": { kind: "log-level", key: "logLevel", defaultText: "info", help: `least severe level of the node's log kept: ${LOG_LEVELS.join(", ")}` },
+  "log-dir": { kind: "path", key: "logDir", defaultText: "(none)", help: "also write the node's log to <dir>/main.log (created if missing)" },
   "public-ip": { kind: "ip", key: "publicIp", defaultText: DEFAULT_PUBLIC_IP, help: "public IP this node reports (info.getNodeIP)" },
   "staking-port": { kind: "port", key: "stakingPort", defaultText: String(DEFAULT_STAKING_PORT), help: "port of the peer network (TLS with the staking certificate); given, the node listens there for peers" },
   "network-id": { kind: "integer", key: "networkId", defaultText: "12345", help: "network ID peers must share (peers of another network are refused)" },
@@ -238,6 +245,12 @@ function parseValue(kind: Kind, value: string, rawName: string): string | number
       return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:.*$/.test(value) ? value : invalid('a header as Name:value, such as "x-api-key:secret"');
     case "precompiles":
       return value === "active" || value === "deprecated" ? value : invalid("active or deprecated");
+    case "log-level":
+      try {
+        return parseLogLevel(value);
+      } catch {
+        return invalid(LOG_LEVELS.join(", "));
+      }
     default:
       return invalid("a value");
   }

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import * as fs from "node:fs";
 import * as http from "node:http";
+import * as os from "node:os";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import WebSocket from "ws";
@@ -152,6 +153,20 @@ describe("nativekit CLI (runCli)", () => {
     expect(f.stdout()).to.contain("(chain id 99999)");
     f.signal("SIGTERM");
     expect(await run).to.equal(0);
+  });
+
+  it("with --log-dir writes the node's log to <dir>/main.log, also when --silent keeps it off the terminal", async () => {
+    const f = fakeDeps();
+    const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "nativekit-log-")), "logs");
+    const run = runCli(["node", "--port", "0", "--silent", "--log-dir", dir], f.deps);
+    await waitFor(() => f.stdout().includes("Stop with Ctrl+C"), "the banner");
+    const rpcUrl = /listening on (\S+) /.exec(f.stdout())![1]!;
+    await fetch(rpcUrl, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }) });
+    f.signal("SIGTERM");
+    expect(await run).to.equal(0);
+    expect(fs.readFileSync(path.join(dir, "main.log"), "utf8")).to.equal("eth_chainId\n");
+    expect(f.stdout()).to.not.contain("\neth_chainId\n");
+    fs.rmSync(path.dirname(dir), { recursive: true, force: true });
   });
 
   it("prints the ready line, the accounts with a public-key warning and next steps, serves, and stops cleanly on SIGINT", async () => {

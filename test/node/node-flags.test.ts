@@ -46,6 +46,13 @@ describe("nativekit node flags", () => {
     });
   });
 
+  it("reads --log-level by the contract chain's level names (short forms too) and refuses another", () => {
+    expect(optionsOf(["--log-level", "debug"]).options).to.deep.equal({ logLevel: "debug" });
+    expect(optionsOf(["--log-level=EROR"]).options).to.deep.equal({ logLevel: "error" });
+    expect(errorOf(["--log-level", "verbose"])).to.equal('invalid --log-level "verbose": expected trace, debug, info, warn, error, crit');
+    expect(optionsOf(["--log-dir", "/var/log/n1"]).options).to.deep.equal({ logDir: "/var/log/n1" });
+  });
+
   it("refuses --api-auth-required without --api-auth-password-file", () => {
     expect(errorOf(["--api-auth-required"])).to.equal("--api-auth-required needs --api-auth-password-file <path>");
   });
@@ -67,10 +74,10 @@ describe("nativekit node flags", () => {
   });
 
   it("lists every flag with its default in --help", () => {
-    for (const flag of ["--api-auth-required[=true|false]", "--api-auth-password-file <path>", "--db-dir", "--index-enabled", "--index-allow-incomplete", "--api-ipcs-enabled", "--ipcs-path", "--chainevm-admin-api-enabled", "--staking-tls-cert-file", "--staking-tls-key-file", "--public-ip", "--http-port", "--staking-port", "--network-id", "--bootstrap-ips", "--bootstrap-ids", "--staking-dir", "--fork-url", "--fork-block-number", "--fork-header", "--fork-cache-dir", "--fork-precompiles", "--fork-requests-per-second", "--genesis-file", "--vault[=true|false]", "--explorer[=true|false]"]) {
+    for (const flag of ["--api-auth-required[=true|false]", "--api-auth-password-file <path>", "--db-dir", "--index-enabled", "--index-allow-incomplete", "--api-ipcs-enabled", "--ipcs-path", "--chainevm-admin-api-enabled", "--staking-tls-cert-file", "--staking-tls-key-file", "--public-ip", "--http-port", "--staking-port", "--network-id", "--bootstrap-ips", "--bootstrap-ids", "--staking-dir", "--fork-url", "--fork-block-number", "--fork-header", "--fork-cache-dir", "--fork-precompiles", "--fork-requests-per-second", "--genesis-file", "--vault[=true|false]", "--explorer[=true|false]", "--log-level", "--log-dir"]) {
       expect(NODE_USAGE, flag).to.include(flag);
     }
     expect(NODE_USAGE).to.include("(default /tmp)");
-    expect(NODE_USAGE.match(/\(default /g)).to.have.length(30);
+    expect(NODE_USAGE.match(/\(default /g)).to.have.length(32);
   });
 });

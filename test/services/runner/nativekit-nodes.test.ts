@@ -33,7 +33,8 @@ describe("network runner: nativekit's own nodes", function () {
   before(async () => {
     runner = await startTestRunner();
     const began = Date.now();
-    clusterInfo = (await runner.client.start({ dynamicPorts: true, rootDataDir: runner.dataDir })).clusterInfo!;
+    // logLevel reaches each node as --log-level, which nativekit's node reads as the reference's does.
+    clusterInfo = (await runner.client.start({ dynamicPorts: true, rootDataDir: runner.dataDir, logLevel: "info" })).clusterInfo!;
     startMs = Date.now() - began;
     console.log(`      five-node network of nativekit nodes started in ${(startMs / 1000).toFixed(1)} s (start call to all healthy)`);
   });
