@@ -3,8 +3,7 @@
  * PostgreSQL server) and migrated, the network's context read from the node and kept, the
  * native asset's creation stored, and the ingester following the node's indexes.
  */
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenForService } from "../http/listen";
 import type { FetchFunction } from "../../clients";
 import type { SqlDatabase } from "../sql/database";
 import { openPostgresDatabase } from "../sql/pg-database";
@@ -99,31 +98,6 @@ export interface ExplorerServer {
 export async function startExplorerServer(options: ExplorerServiceOptions & { host?: string; port?: number }): Promise<ExplorerServer> {
   const service = await openExplorerService(options);
   const handler = createExplorerSite(service, { basePath: "" });
-  const server = http.createServer((req, res) => handler.handle(req, res));
-  const host = options.host ?? "127.0.0.1";
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port ?? 0, host, () => resolve());
-    });
-  } catch (error) {
-    await service.close();
-    throw error;
-  }
-  const port = (server.address() as AddressInfo).port;
-  let closed: Promise<void> | undefined;
-  return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
-    port,
-    service,
-    http: handler,
-    close: () => {
-      closed ??= (async () => {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-        await service.close();
-      })();
-      return closed;
-    },
-  };
+  const listening = await listenForService((req, res) => handler.handle(req, res), options, () => service.close());
+  return { ...listening, service, http: handler };
 }

@@ -4,8 +4,7 @@
  * its HTTP API ready to mount — on a server of its own (`startVaultServer`, `nativekit vault`)
  * or on the node's (`nativekit node --vault`).
  */
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenForService } from "../http/listen";
 import { createPlatformChainClient, createTransport, type FetchFunction } from "../../clients";
 import type { SqlDatabase } from "../sql/database";
 import { VaultEvents } from "./events";
@@ -77,34 +76,14 @@ export interface VaultServer {
 /** The vault on an HTTP server of its own (other paths: 404 in the vault's error shape). */
 export async function startVaultServer(options: VaultServiceOptions & { host?: string; port?: number }): Promise<VaultServer> {
   const service = await openVaultService(options);
-  const server = http.createServer((req, res) => {
-    if ((req.url ?? "/").startsWith(VAULT_PATH_PREFIX)) return service.handle(req, res);
-    const text = JSON.stringify({ error: "not_found", message: `nothing at ${req.url ?? "/"}: the vault serves ${VAULT_PATH_PREFIX}` });
-    res.writeHead(404, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) }).end(text);
-  });
-  const host = options.host ?? "127.0.0.1";
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port ?? 0, host, () => resolve());
-    });
-  } catch (error) {
-    await service.close();
-    throw error;
-  }
-  const port = (server.address() as AddressInfo).port;
-  let closed: Promise<void> | undefined;
-  return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
-    port,
-    service,
-    close: () => {
-      closed ??= (async () => {
-        await service.close();
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      })();
-      return closed;
+  const listening = await listenForService(
+    (req, res) => {
+      if ((req.url ?? "/").startsWith(VAULT_PATH_PREFIX)) return service.handle(req, res);
+      const text = JSON.stringify({ error: "not_found", message: `nothing at ${req.url ?? "/"}: the vault serves ${VAULT_PATH_PREFIX}` });
+      res.writeHead(404, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) }).end(text);
     },
-  };
+    options,
+    () => service.close(),
+  );
+  return { ...listening, service };
 }

@@ -14,7 +14,7 @@ import { runnerProtocol } from "../../../src/services/runner/protocol";
 import { alive } from "../../helpers/processes";
 
 /** A stand-in for a reference node binary: records its flags, answers health and getNodeID. */
-export const REFERENCE_NODE_STAND_IN = path.join(__dirname, "..", "..", "fixtures", "reference-node-stand-in.js");
+export const REFERENCE_NODE_STAND_IN = path.join(__dirname, "..", "..", "fixtures", "reference-node-stand-in");
 
 export interface TestRunner {
   readonly server: RunnerServer;
