@@ -15,8 +15,8 @@ import { formatAssetAmount } from "../../../src/flows/amounts";
 import { LOCAL_TEST_KEY } from "../../../src/network/constants";
 import { createExplorerReader, type ExplorerReader } from "../../../src/services/explorer/reader";
 import { openExplorerService, type ExplorerService } from "../../../src/services/explorer/service";
-import { createExplorerHttpHandler } from "../../../src/services/explorer/http";
-import { mountExplorerPages } from "../../../src/services/explorer/web";
+import { checkExplorerAgainstNode } from "../../../src/services/explorer/ingest/correctness";
+import { createExplorerSite } from "../../../src/services/explorer/site";
 import { launchBrowser, searchFromBox, serve, withPage, type PagesServer } from "../../helpers/browser";
 import { startedCliNode, type CliNode } from "../../helpers/cli-node";
 import { alive } from "../../helpers/processes";
@@ -72,10 +72,8 @@ describe("explorer pages: the journey of npm run demo, in a browser", function (
     steps = stepTransactions(lines);
     await explorer.ingester.waitUntilCaughtUp(60_000);
     reader = createExplorerReader(explorer.database, explorer.context);
-    // Mounted on the explorer's own router under /explorer, as `nativekit node --explorer` serves it.
-    const router = createExplorerHttpHandler(explorer, { basePath: "/explorer" });
-    mountExplorerPages(router, { reader, context: explorer.context });
-    server = await serve(router.handle, "/explorer");
+    // The whole site under /explorer, as `nativekit node --explorer` serves it.
+    server = await serve(createExplorerSite(explorer, { basePath: "/explorer" }).handle, "/explorer");
     browser = await launchBrowser();
   });
 
@@ -90,6 +88,14 @@ describe("explorer pages: the journey of npm run demo, in a browser", function (
   });
 
   const visit = <T>(javaScriptEnabled: boolean, use: (page: Page) => Promise<T>) => withPage(browser, { javaScriptEnabled }, use);
+
+  it("after the demo's journey, holds every balance and UTXO set the node has, and every contract-chain block as the node serves it", async () => {
+    const report = await checkExplorerAgainstNode(explorer.database, explorer.node, explorer.context);
+    expect(report.mismatches).to.deep.equal([]);
+    expect(report.unseenImports).to.deep.equal([]);
+    expect(report.checked.balances).to.be.greaterThan(0);
+    expect(report.checked.cBlocks).to.be.greaterThan(3);
+  });
 
   const lastImport = () => steps.get("7-8")![1]!;
   const wrapHash = () => steps.get("4")![0]!;
