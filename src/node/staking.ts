@@ -14,21 +14,17 @@
  * proof-of-possession cipher suite, both written as 0x-hex.
  *
  * The certificate is a self-signed X.509 v3 certificate with an RSA-4096 key, as the reference
- * node makes. The key pair comes from `node:crypto`; the certificate is built with node-forge:
- * Node has no API to issue certificates, and node-forge is the long-maintained, dependency-free
- * library for it (its alternative, @peculiar/x509, needs a global `reflect-metadata` polyfill).
+ * node makes (`crypto/staking-certificate.ts`: node:crypto keys and signature, node-forge for the
+ * certificate's structure; its alternative, @peculiar/x509, needs a global polyfill).
  * Certificates read from files are parsed with `node:crypto`'s `X509Certificate` (any key type).
  */
 import { bls12_381 } from "@noble/curves/bls12-381.js";
-import { ripemd160 } from "@noble/hashes/legacy.js";
-import { sha256 } from "@noble/hashes/sha2.js";
-import { X509Certificate, createPrivateKey, generateKeyPair, randomBytes } from "node:crypto";
+import { X509Certificate, createPrivateKey } from "node:crypto";
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
-import { promisify } from "node:util";
-import type forgeModule from "node-forge";
+import { makeStakingCertificate, nodeIdOfCertificate, type StakingCertificate } from "../crypto/staking-certificate";
 
-import { bytesToHex, encodeCb58 } from "../encoding";
+import { bytesToHex } from "../encoding";
 
 /** The file names the reference node uses in its staking directory. */
 export const STAKING_FILES = { certificate: "staker.crt", key: "staker.key", signer: "signer.key" } as const;
@@ -64,9 +60,7 @@ export interface StakingIdentity {
 }
 
 /** The node ID of a certificate: "NodeID-" + cb58(ripemd160(sha256(DER))). */
-export function nodeIdOf(certificateDer: Uint8Array): string {
-  return `NodeID-${encodeCb58(ripemd160(sha256(certificateDer)))}`;
-}
+export const nodeIdOf = nodeIdOfCertificate;
 
 /** The proof of possession of a BLS secret key. */
 export function proofOfPossession(secretKey: Uint8Array): StakingIdentity["pop"] {
@@ -145,30 +139,9 @@ async function loadSigner(dir: string): Promise<Uint8Array> {
   return key;
 }
 
-/** A self-signed RSA-4096 certificate valid from 2000 for 100 years from now, and its key. */
-async function generateCertificate(): Promise<{ der: Uint8Array; certificatePem: string; keyPem: string }> {
-  const { privateKey } = await promisify(generateKeyPair)("rsa", { modulusLength: 4096 });
-  const keyPem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-  // node-forge loads only when a certificate is made (most starts read one or make it later).
-  const forge: typeof forgeModule = (await import("node-forge")).default;
-  const key = forge.pki.privateKeyFromPem(keyPem) as forgeModule.pki.rsa.PrivateKey;
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
-  // A positive serial number (the high bit cleared).
-  const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
-  cert.serialNumber = serial.toString("hex");
-  cert.validity.notBefore = new Date(Date.UTC(2000, 0, 1));
-  cert.validity.notAfter = new Date(Date.now() + 100 * 365.25 * 24 * 3600 * 1000);
-  cert.setSubject([]);
-  cert.setIssuer([]);
-  cert.setExtensions([
-    { name: "basicConstraints", cA: false },
-    { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
-  ]);
-  cert.sign(key, forge.md.sha256.create());
-  const der = forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes();
-  return { der: new Uint8Array(Buffer.from(der, "binary")), certificatePem: forge.pki.certificateToPem(cert), keyPem };
+/** A self-signed RSA-4096 certificate (the reference node's default) and its key. */
+function generateCertificate(): Promise<StakingCertificate> {
+  return makeStakingCertificate(4096);
 }
 
 async function readText(file: string, what: string): Promise<string> {
