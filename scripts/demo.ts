@@ -130,11 +130,28 @@ export async function runEmbeddedJourney(print: (line: string) => void): Promise
   }
 }
 
+/**
+ * Runs the journey against a node already running at `url` (`NATIVEKIT_NODE_URL=… npm run demo`),
+ * e.g. `nativekit node --explorer`, so its explorer shows the journey. The node must fund the
+ * local network's public test key, as `nativekit node` does.
+ */
+export async function runJourneyOn(url: string, print: (line: string) => void): Promise<JourneyResult> {
+  const base = url.replace(/\/+$/, "");
+  const provider = new JsonRpcProvider(`${base}/ext/bc/C/rpc`, undefined, { staticNetwork: true, cacheTimeout: -1, pollingInterval: 50 });
+  try {
+    print(`nativekit demo: the journey of a native asset, on the node at ${base}\n`);
+    return await runJourney(createNodeClient({ url: base }), provider, print);
+  } finally {
+    provider.destroy();
+  }
+}
+
 if (require.main === module) {
-  runEmbeddedJourney((line) => console.log(line))
+  const nodeUrl = process.env.NATIVEKIT_NODE_URL;
+  (nodeUrl === undefined || nodeUrl === "" ? runEmbeddedJourney((line) => console.log(line)) : runJourneyOn(nodeUrl, (line) => console.log(line)))
     .then((result) => {
       console.log(`\njourney completed in ${(result.elapsedMs / 1000).toFixed(2)} s`);
-      console.log("Next: the same steps against a running node: `npx nativekit node`, then `npx nativekit x-to-c --help`.");
+      console.log("Next: the same journey on a running node with its explorer: `npx nativekit node --explorer`, then `NATIVEKIT_NODE_URL=http://127.0.0.1:9650 npm run demo`; single steps: `npx nativekit x-to-c --help`.");
       if (!result.balancesAddUp) process.exitCode = 1;
     })
     .catch((error: unknown) => {
