@@ -2,20 +2,12 @@ import { expect } from "chai";
 import { Keystore, KeystoreError } from "../../src/keystore/keystore";
 import { DamagedRecordError } from "../../src/storage/record-codec";
 import { STORE_KINDS, type TestStore } from "../helpers/stores";
+import { refusal } from "../helpers/refusal";
 
 const PASSWORD = "Corr3ct-Horse-Battery";
 const CHAIN_A = new Uint8Array(32).fill(1);
 const CHAIN_B = new Uint8Array(32).fill(2);
 const key = (n: number): Uint8Array => new Uint8Array(32).fill(n);
-
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a refusal");
-}
 
 for (const kind of STORE_KINDS) {
   describe(`keystore: persistence (${kind.name})`, () => {

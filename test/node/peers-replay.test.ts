@@ -4,6 +4,7 @@ import { LocalNetwork } from "../../src/node/local-network";
 import { ContractChainContainers } from "../../src/node/indexer/contract-chain-containers";
 import { replayContainer, ReplayRefusedError, type ReceivedContainer, type ReplayTarget } from "../../src/node/peers/container-replay";
 import { PEER_NETWORK_GENESIS_TIMESTAMP } from "../../src/node/peers/peering";
+import { refusal } from "../helpers/refusal";
 
 const RECIPIENT = "0x00000000000000000000000000000000000c0ffe";
 
@@ -19,15 +20,6 @@ function contractContainer(network: LocalNetwork, number: bigint): ReceivedConta
   const containers = new ContractChainContainers([...network.engine.chain.range(0n, number - 1n)]);
   const container = containers.containerOf(network.engine.blockAt(number)!);
   return { chain: "C", id: container.id, bytes: container.bytes, atomic: [] };
-}
-
-async function refusal(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a refusal");
 }
 
 async function transfer(network: LocalNetwork, value: string): Promise<void> {
