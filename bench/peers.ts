@@ -101,7 +101,7 @@ export function anvilPeer(): PeerSpec {
 }
 
 /** Counts the .ts files under `dir` modified after `since` (ms since the epoch). */
-function sourcesNewerThan(dir: string, since: number): number {
+export function sourcesNewerThan(dir: string, since: number): number {
   let n = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);

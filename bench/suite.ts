@@ -5,11 +5,12 @@
  * nativekit alone. Every run's mocha result is checked, not just its exit code.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 
-import { REPO_ROOT } from "./peers";
+import { REPO_ROOT, sourcesNewerThan } from "./peers";
 import type { SuiteResultLine } from "./suites/counter";
 
 /** The marker line the suite files print (see bench/suites/counter.ts). */
@@ -74,11 +75,29 @@ function hardhatBin(): string {
   return path.join(path.dirname(pkg), (require(pkg) as { bin: { hardhat: string } }).bin.hardhat);
 }
 
-/** Runs `hardhat <args>` (Hardhat's bin script with this Node.js: what `npx hardhat` runs, without npx). */
+/** The benchmark's Hardhat config: the plugin as users load it, compiled (see the file). */
+export const SUITE_CONFIG = path.join("bench", "suites", "hardhat.config.ts");
+
+/**
+ * Where the suites' plugin comes from: the package's compiled `dist/`. Throws when it was never
+ * built; says so when `src/` changed since (the runs would measure the old code).
+ */
+export function suitePluginEntry(): string {
+  const compiled = path.join(REPO_ROOT, "dist", "src", "hardhat", "index.js");
+  if (!fs.existsSync(compiled)) throw new Error(`${path.relative(REPO_ROOT, compiled)} not found: the suites load the compiled plugin; run "npm run build" first`);
+  const stale = sourcesNewerThan(path.join(REPO_ROOT, "src"), fs.statSync(compiled).mtimeMs);
+  const entry = `nativekit/hardhat from dist/ (compiled, as a user's project loads it; ${SUITE_CONFIG})`;
+  return stale === 0 ? entry : `${entry} -- WARNING: ${stale} file(s) in src/ changed since it was built; run "npm run build"`;
+}
+
+/**
+ * Runs `hardhat --config <SUITE_CONFIG> <args>` (Hardhat's bin script with this Node.js: what
+ * `npx hardhat` runs, without npx).
+ */
 function runHardhat(args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string; wallMs: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [hardhatBin(), ...args], {
+    const child = spawn(process.execPath, [hardhatBin(), "--config", SUITE_CONFIG, ...args], {
       cwd: REPO_ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
@@ -152,6 +171,7 @@ export function checkSuiteOutput(
  * checkSuiteOutput): all the file's tests passing, or the `expected` number `grep` selects.
  */
 export async function runSuiteOnce(suite: SuiteSpec, network: SuiteNetwork, options: { grep?: string; expected?: number } = {}): Promise<SuiteRun> {
+  suitePluginEntry();
   const args = ["test", suite.file, "--network", network, ...(options.grep === undefined ? [] : ["--grep", options.grep])];
   const { code, signal, output, wallMs } = await runHardhat(args);
   const { problems, passing, result } = checkSuiteOutput(suite, network, options.expected ?? suite.tests, { code, signal }, output);
@@ -169,6 +189,8 @@ const median = (xs: number[]): number => {
 
 export interface SuiteReport {
   runs: number;
+  /** Where the plugin the suites ran with came from (suitePluginEntry). */
+  plugin: string;
   order: string[][];
   erc20: {
     nativekit: SuiteRun[];
@@ -206,6 +228,7 @@ const progress = (line: string) => process.stderr.write(`[bench suite] ${line}\n
 
 /** `runs` rounds; each runs the ERC-20 file on both networks and (unless skipped) the wrapped file, in an order that rotates. */
 export async function measureSuites(runs: number, withWrapped: boolean): Promise<SuiteReport> {
+  const plugin = suitePluginEntry();
   progress("hardhat compile (untimed)...");
   await compileOnce();
   type Job = { label: string; suite: SuiteSpec; network: SuiteNetwork };
@@ -237,6 +260,7 @@ export async function measureSuites(runs: number, withWrapped: boolean): Promise
   const ratio = wall(nk) / wall(hh);
   const report: SuiteReport = {
     runs,
+    plugin,
     order,
     erc20: {
       nativekit: nk,
@@ -276,6 +300,7 @@ export function printSuiteTable(r: SuiteReport): void {
   const lines = [
     "",
     `suite benchmark — ${r.runs} run(s) per file and network, each a fresh \`hardhat test <file> --network <name>\` process, the order rotating per round`,
+    `  plugin: ${r.plugin}`,
     "",
     `${ERC20_SUITE.file} (${ERC20_SUITE.tests} tests, OpenZeppelin ERC-20)`,
     `  wall, median        nativekit ${s(e.medianWallMs.nativekit)}    hardhat ${s(e.medianWallMs.hardhat)}    ` +

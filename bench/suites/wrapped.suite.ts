@@ -12,7 +12,7 @@ import { expect } from "chai";
 import hre from "hardhat";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
 
-import { unwrapTransaction, wrapTransaction } from "../../src/flows/wrapped";
+import { unwrapTransaction, wrapTransaction } from "nativekit";
 import { countTransactions } from "./counter";
 
 const ASSET = "0x" + "a1".repeat(32);

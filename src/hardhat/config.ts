@@ -1,4 +1,7 @@
-import { DEFAULT_BLOCK_GAS_LIMIT, type EngineOptions, type ForkingOptions, type Hardfork, type InitialAssetBalance } from "../engine";
+// The engine's modules, not its index: importing the plugin must not load the engine, which only
+// the nativekit network needs (see provider.ts).
+import { DEFAULT_BLOCK_GAS_LIMIT, type EngineOptions } from "../engine/options";
+import type { ForkingOptions, Hardfork, InitialAssetBalance } from "../engine";
 import { fundedAccounts, unlockedAccount } from "../engine/accounts";
 
 /** Name of the in-process network the plugin adds. */

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { createNativeProvider, type NativeProvider, type RequestArguments } from "../engine";
+import type { NativeProvider, RequestArguments } from "../engine";
 import { networkEngineOptions, type NativekitConfig } from "./config";
 
 /**
@@ -26,6 +26,9 @@ export class NativeHardhatProvider extends EventEmitter {
   }
 
   private async create(): Promise<NativeProvider> {
+    // Loaded here, not at the top: a project that has the plugin but runs on another network
+    // (or runs a task that needs no network) would otherwise load the whole engine for nothing.
+    const { createNativeProvider } = await import("../engine/provider");
     const log = this.config.loggingEnabled ? (line: string) => console.log(line) : () => {};
     const native = await createNativeProvider(networkEngineOptions(this.config, log));
     native.on("message", (message: unknown) => this.emit("message", message));
