@@ -18,12 +18,29 @@ import type { ForkSource } from "./fork/fork-source";
 import { ForkedStateManager } from "./fork/forked-state";
 import { NativeStateManager } from "./state-manager";
 
+/** How many past blocks' views are kept (see ChainState.pastViews). */
+const PAST_VIEWS_KEPT = 4;
+
+interface PastView {
+  readonly record: BlockRecord;
+  readonly multiCoin: MultiCoinSnapshot;
+  readonly state: NativeStateManager;
+  vm?: VM;
+}
+
 export class ChainState {
   private store!: ChainStore;
   private live!: NativeStateManager;
   private machine!: VM;
   /** The remote chain this one forks, if any (set before `renew`, which builds on it). */
   fork: ForkSource | undefined;
+  /**
+   * Views of past blocks' states, with their VMs once a call needed one, the most recently used
+   * last. Matchers such as changeTokenBalance read the block before the head again and again, and
+   * a view with its VM cost about three head calls to make. A view is only read (a call's changes
+   * are reverted), and operations run one at a time, so views can be shared.
+   */
+  private pastViews: PastView[] = [];
 
   /** `trieDatabase` makes each fresh state's node database (the durable one when the chain is persisted). */
   constructor(
@@ -64,12 +81,31 @@ export class ChainState {
     const opts = { common: this.common, caches: new Caches(), trie };
     this.live = this.fork === undefined ? new NativeStateManager(opts) : new ForkedStateManager({ ...opts, source: this.fork });
     this.machine = await this.makeVm(this.live);
+    this.pastViews = [];
   }
 
   /** The state as of a block: the live state for the head, a read-only view for older blocks. */
   stateAt(record: BlockRecord): NativeStateManager {
     if (record === this.store.head) return this.live;
-    return this.live.viewAt(record.block.header.stateRoot, record.multiCoin);
+    return this.pastView(record).state;
+  }
+
+  /** The VM over `stateAt(record)`. */
+  async vmAt(record: BlockRecord): Promise<VM> {
+    if (record === this.store.head) return this.machine;
+    const view = this.pastView(record);
+    view.vm ??= await this.makeVm(view.state);
+    return view.vm;
+  }
+
+  private pastView(record: BlockRecord): PastView {
+    const views = this.pastViews;
+    // The same block with the same multi-coin balances (a direct edit at the head replaces them).
+    const at = views.findIndex((v) => v.record === record && v.multiCoin === record.multiCoin);
+    const view = at >= 0 ? views.splice(at, 1)[0]! : { record, multiCoin: record.multiCoin, state: this.live.viewAt(record.block.header.stateRoot, record.multiCoin) };
+    views.push(view);
+    if (views.length > PAST_VIEWS_KEPT) views.shift();
+    return view;
   }
 
   /** Records the head state's multi-coin balances on the head block (after a direct edit or a revert). */

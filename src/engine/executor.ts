@@ -37,7 +37,7 @@ export class Executor {
   private async execute(request: TransactionRequest, record: BlockRecord, gas: bigint): Promise<CallOutcome> {
     const isHead = record === this.state.head;
     const state = this.state.stateAt(record);
-    const vm = isHead ? this.state.vm : await this.state.makeVm(state);
+    const vm = await this.state.vmAt(record);
     const from = request.from ?? createZeroAddress();
     const value = request.value ?? 0n;
     const account = await senderAccount(state, from, value);

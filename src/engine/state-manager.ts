@@ -1,4 +1,4 @@
-import { MerkleStateManager, type MerkleStateManagerOpts } from "@ethereumjs/statemanager";
+import { Caches, MerkleStateManager, type MerkleStateManagerOpts } from "@ethereumjs/statemanager";
 import { RLP } from "@ethereumjs/rlp";
 import { Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, EthereumJSErrorWithoutCode, unpadBytes } from "@ethereumjs/util";
 import { IdentityMemo } from "./identity-memo";
@@ -116,9 +116,13 @@ export class NativeStateManager extends MerkleStateManager {
     return new NativeStateManager(opts);
   }
 
-  /** A read-only view of this state at another root and multi-coin snapshot (past blocks). */
+  /**
+   * A read-only view of this state at another root and multi-coin snapshot (past blocks). It has
+   * caches of its own: a view is kept for repeated calls on the same block (ChainState), and
+   * without them every read would walk and decode the trie again.
+   */
   viewAt(stateRoot: Uint8Array, multiCoin: MultiCoinSnapshot): NativeStateManager {
-    const view = this.makeView({ trie: this._trie.shallowCopy(false), common: this.common, multiCoin });
+    const view = this.makeView({ trie: this._trie.shallowCopy(false), common: this.common, multiCoin, caches: new Caches() });
     // The copied trie shares the node database, so every committed root stays readable.
     view._trie.root(stateRoot);
     return view;
