@@ -20,7 +20,7 @@ import * as os from "node:os";
 import { parseArgs } from "node:util";
 
 import { PEER_NAMES, type PeerName, type PeerProcess, type PeerSpec, anvilPeer, hardhatPeer, nativekitPeer, startPeer, stopAll } from "./peers";
-import { type RoundTripResult, type TransferResult, TransferWorkload, runRoundTrips } from "./scenarios";
+import { COLD_CURVE_GROUP, type RoundTripResult, type TransferResult, TransferWorkload, runRoundTrips } from "./scenarios";
 import { SUITE_USAGE, measureSuites, parseSuiteOptions, printSuiteTable, stopSuiteProcesses } from "./suite";
 import { explorerBenchMain } from "./explorer";
 
@@ -112,6 +112,8 @@ interface PeerFigures {
   /** Cold transfers/s of each start-up sample (a fresh process each), and their median. */
   coldSamplesPerSecond: number[];
   coldMedianPerSecond: number;
+  /** The cold phase's curve (ms per transfer by groups of COLD_CURVE_GROUP) of each start-up sample. */
+  coldCurvesMs: number[][];
   transfers?: TransferResult;
   roundTrips?: RoundTripResult;
 }
@@ -145,6 +147,7 @@ async function measure(options: Options): Promise<{ peers: Record<PeerName, Peer
   const specs: Record<PeerName, PeerSpec> = { nativekit: nativekitPeer(), hardhat: hardhatPeer(), anvil: anvilPeer() };
   const samples: Record<PeerName, number[]> = { nativekit: [], hardhat: [], anvil: [] };
   const cold: Record<PeerName, number[]> = { nativekit: [], hardhat: [], anvil: [] };
+  const curves: Record<PeerName, number[][]> = { nativekit: [], hardhat: [], anvil: [] };
   const running: Partial<Record<PeerName, PeerProcess>> = {};
   const workloads: Partial<Record<PeerName, TransferWorkload>> = {};
   const figures: Partial<Record<PeerName, Pick<PeerFigures, "transfers" | "roundTrips">>> = {};
@@ -174,6 +177,7 @@ async function measure(options: Options): Promise<{ peers: Record<PeerName, Peer
           await peer.stop();
         }
         cold[name].push(coldRate);
+        curves[name].push(workload.coldPhase.curveMs);
         progress(
           `${name}: start-up ${(startupMs / 1000).toFixed(2)} s (pid ${peer.pid}, sample ${round + 1}/${options.startups}), ` +
             `first ${options.cold} transfers ${coldRate.toFixed(1)}/s${last && options.warmup > 0 ? `, then ${options.warmup} warm-up transfers` : ""}`,
@@ -218,6 +222,7 @@ async function measure(options: Options): Promise<{ peers: Record<PeerName, Peer
       startupMedianMs: median(samples[name]),
       coldSamplesPerSecond: cold[name],
       coldMedianPerSecond: median(cold[name]),
+      coldCurvesMs: curves[name],
       ...figures[name],
     };
   }
@@ -339,6 +344,10 @@ function printTable(r: Report): void {
       `  ${n.padEnd(10)} start-up ${p.startupSamplesMs.map((x) => (x / 1000).toFixed(2)).join(", ")} s; ` +
         `cold ${p.coldSamplesPerSecond.map((x) => x.toFixed(1)).join(", ")} transfers/s (medians reported)`,
     );
+  }
+  lines.push(`  cold curve: ms per transfer of each ${COLD_CURVE_GROUP} in order, per start-up sample, in the order they ran`);
+  for (const n of PEER_NAMES) {
+    for (const curve of r.peers[n].coldCurvesMs) lines.push(`    ${n.padEnd(10)} ${curve.map((x) => x.toFixed(2)).join(" ")}`);
   }
   for (const n of PEER_NAMES) {
     const t = r.peers[n].transfers!;

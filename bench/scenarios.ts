@@ -110,6 +110,23 @@ export interface TransferPhase {
   seconds: number;
   /** transfers / seconds (0 when there were none). */
   perSecond: number;
+  /**
+   * Mean ms per transfer of each consecutive group of COLD_CURVE_GROUP transfers, in order (a
+   * last, smaller group included): how fast the peer settles, JIT warm-up included.
+   */
+  curveMs: number[];
+}
+
+/** Transfers per point of a phase's curve (TransferPhase.curveMs). */
+export const COLD_CURVE_GROUP = 50;
+
+function curveOf(latencies: readonly number[]): number[] {
+  const curve: number[] = [];
+  for (let i = 0; i < latencies.length; i += COLD_CURVE_GROUP) {
+    const group = latencies.slice(i, i + COLD_CURVE_GROUP);
+    curve.push(group.reduce((sum, x) => sum + x, 0) / group.length);
+  }
+  return curve;
 }
 
 export interface TransferResult {
@@ -155,7 +172,7 @@ export class TransferWorkload {
   private readonly latencies: number[] = [];
   private readonly batches: { transfers: number; seconds: number }[] = [];
   private readonly supply: bigint;
-  private cold: TransferPhase = { transfers: 0, seconds: 0, perSecond: 0 };
+  private cold: TransferPhase = { transfers: 0, seconds: 0, perSecond: 0, curveMs: [] };
   private warmupSeconds = 0;
 
   private constructor(
@@ -184,9 +201,14 @@ export class TransferWorkload {
     const address = await new Sender(client).deploy(artifact, [supply], "BenchToken deployment");
     const workload = new TransferWorkload(client, address, new Interface(artifact.abi), supply, warmup, cold + warmup + timed);
     let started = performance.now();
-    for (let i = 0; i < cold; i++) await workload.transfer();
+    const coldLatencies: number[] = [];
+    for (let i = 0; i < cold; i++) {
+      const t0 = performance.now();
+      await workload.transfer();
+      coldLatencies.push(performance.now() - t0);
+    }
     const coldSeconds = (performance.now() - started) / 1000;
-    workload.cold = { transfers: cold, seconds: coldSeconds, perSecond: cold === 0 ? 0 : cold / coldSeconds };
+    workload.cold = { transfers: cold, seconds: coldSeconds, perSecond: cold === 0 ? 0 : cold / coldSeconds, curveMs: curveOf(coldLatencies) };
     started = performance.now();
     for (let i = 0; i < warmup; i++) await workload.transfer();
     workload.warmupSeconds = (performance.now() - started) / 1000;

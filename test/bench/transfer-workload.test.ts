@@ -1,7 +1,7 @@
 import { expect } from "chai";
 
 import { JsonRpcHttpClient } from "../../bench/rpc-client";
-import { TransferWorkload } from "../../bench/scenarios";
+import { COLD_CURVE_GROUP, TransferWorkload } from "../../bench/scenarios";
 import { createLocalNode } from "../../src/node/local-node";
 import { type HttpNode, startHttpNode } from "../../src/node/http-server";
 
@@ -37,6 +37,15 @@ describe("bench: the transfer workload", () => {
     expect(result.seconds).to.be.closeTo(first + second, 1e-9);
     expect(result.perSecond).to.be.closeTo(5 / (first + second), 1e-9);
     expect(result.verified).to.equal("10 recipients hold 1 token each, sender holds supply - 10");
+  });
+
+  it("gives the cold phase's curve: mean ms per transfer of each group of 50, a last smaller group included", async () => {
+    const workload = await TransferWorkload.prepare(client, { cold: COLD_CURVE_GROUP + 2 });
+    const { curveMs, seconds } = workload.coldPhase;
+    expect(curveMs).to.have.length(2);
+    for (const point of curveMs) expect(point).to.be.greaterThan(0);
+    // The groups' means, weighted by their sizes, add up to (at most) the phase's wall time.
+    expect(curveMs[0]! * COLD_CURVE_GROUP + curveMs[1]! * 2).to.be.at.most(seconds * 1000);
   });
 
   it("can run its cold transfers alone (a start-up sample) and still verifies them", async () => {
