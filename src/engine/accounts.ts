@@ -14,7 +14,7 @@ export const DEFAULT_HD_PATH = "m/44'/60'/0'/0";
 export const DEFAULT_ACCOUNT_COUNT = 20;
 /**
  * The default mnemonic's first 20 keys on the default path, written out: deriving them (PBKDF2,
- * then a curve multiplication per level) took about 70 ms of every start of the in-process
+ * then a curve multiplication per level) took 100–150 ms of every start of the in-process
  * network and of the node. test/engine/accounts.test.ts derives them again and compares.
  */
 export const DEFAULT_MNEMONIC_KEYS: readonly `0x${string}`[] = [
