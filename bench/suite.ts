@@ -78,13 +78,19 @@ function hardhatBin(): string {
 /** The benchmark's Hardhat config: the plugin as users load it, compiled (see the file). */
 export const SUITE_CONFIG = path.join("bench", "suites", "hardhat.config.ts");
 
+/** The compiled plugin the suites load; throws when it was never built. */
+function compiledPlugin(): string {
+  const compiled = path.join(REPO_ROOT, "dist", "src", "hardhat", "index.js");
+  if (!fs.existsSync(compiled)) throw new Error(`${path.relative(REPO_ROOT, compiled)} not found: the suites load the compiled plugin; run "npm run build" first`);
+  return compiled;
+}
+
 /**
  * Where the suites' plugin comes from: the package's compiled `dist/`. Throws when it was never
  * built; says so when `src/` changed since (the runs would measure the old code).
  */
 export function suitePluginEntry(): string {
-  const compiled = path.join(REPO_ROOT, "dist", "src", "hardhat", "index.js");
-  if (!fs.existsSync(compiled)) throw new Error(`${path.relative(REPO_ROOT, compiled)} not found: the suites load the compiled plugin; run "npm run build" first`);
+  const compiled = compiledPlugin();
   const stale = sourcesNewerThan(path.join(REPO_ROOT, "src"), fs.statSync(compiled).mtimeMs);
   const entry = `nativekit/hardhat from dist/ (compiled, as a user's project loads it; ${SUITE_CONFIG})`;
   return stale === 0 ? entry : `${entry} -- WARNING: ${stale} file(s) in src/ changed since it was built; run "npm run build"`;
@@ -171,7 +177,7 @@ export function checkSuiteOutput(
  * checkSuiteOutput): all the file's tests passing, or the `expected` number `grep` selects.
  */
 export async function runSuiteOnce(suite: SuiteSpec, network: SuiteNetwork, options: { grep?: string; expected?: number } = {}): Promise<SuiteRun> {
-  suitePluginEntry();
+  compiledPlugin();
   const args = ["test", suite.file, "--network", network, ...(options.grep === undefined ? [] : ["--grep", options.grep])];
   const { code, signal, output, wallMs } = await runHardhat(args);
   const { problems, passing, result } = checkSuiteOutput(suite, network, options.expected ?? suite.tests, { code, signal }, output);
