@@ -9,6 +9,7 @@
 import type * as grpc from "@grpc/grpc-js";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import http from "node:http";
+import { readBoundedBody } from "../http/body";
 import type { RunnerControl } from "./control";
 import { asRunnerError, invalidArgument, RunnerError } from "./errors";
 import type { RunnerHandlers, UnaryHandler } from "./handlers";
@@ -48,7 +49,7 @@ export async function startGateway(control: RunnerControl, handlers: RunnerHandl
     const route = table.get(path);
     if (route === undefined) throw new RunnerError(GrpcStatus.NOT_FOUND, `no method at ${path}; the runner serves POST ${[...table.keys()].join(", ")}`);
     if (req.method !== "POST") throw new RunnerError(GrpcStatus.UNIMPLEMENTED, `${path} answers POST only`);
-    const request = decodeRequest(route.method, await readBody(req));
+    const request = decodeRequest(route.method, await readBoundedBody(req, MAX_BODY_BYTES, invalidArgument));
     const abort = new AbortController();
     res.on("close", () => abort.abort());
     if (route.handler === undefined) return streamStatus(request as unknown as StreamStatusRequest, route.method, res, abort);
@@ -107,17 +108,6 @@ function decodeRequest(method: Route["method"], body: string): Record<string, un
   } catch (error) {
     throw invalidArgument(`invalid request: ${(error as Error).message}`);
   }
-}
-
-async function readBody(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw invalidArgument(`request body too large: the limit is ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

@@ -5,6 +5,7 @@
  * Server-Sent Events `created`, `signed`, `issued`, `cancelled`, each with the record as data.
  */
 import type * as http from "node:http";
+import { readBoundedBody } from "../http/body";
 import { VaultError, VaultErrorCode, badRequest } from "./errors";
 import type { VaultEvents } from "./events";
 import type { Vault } from "./vault";
@@ -96,16 +97,10 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 }
 
 async function readJson(req: http.IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw badRequest(`request body too large: the limit is ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk);
-  }
+  const text = await readBoundedBody(req, MAX_BODY_BYTES, badRequest);
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    body = JSON.parse(text);
   } catch {
     throw badRequest("the request body is not JSON");
   }
