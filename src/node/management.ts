@@ -52,6 +52,8 @@ export interface ManagementOptions {
   gitCommit?: string;
   /** The node's peer network (info.peers, info.isBootstrapped, the health check "network"). */
   peers?: PeerStatus;
+  /** Reads or makes the staking identity; default {@link loadStakingIdentity} (tests count its calls). */
+  loadIdentity?: (options: StakingOptions) => Promise<StakingIdentity>;
 }
 
 export interface Management {
@@ -63,8 +65,9 @@ export interface Management {
   authorize?: Authorize;
   /**
    * The node's staking identity. One kept on disk (a staking dir, a db dir, or given files) is
-   * read (or made and stored) before the node starts; one made for this process only is made in
-   * the background (an RSA-4096 key takes a second or more), so start-up does not wait for it.
+   * read (or made and stored) before the node starts; one made for this process only is made on
+   * the first call (an RSA-4096 key takes a second or more of a core), and that call's promise is
+   * kept (a failed one is not, so the next call tries again).
    */
   identity(): Promise<StakingIdentity>;
   /** Lines for people (printed by `nativekit node`). */
@@ -87,15 +90,23 @@ export async function createManagement(
   }
   const staking = stakingOptions(options);
   const kept = staking.dir !== undefined || staking.certFile !== undefined || staking.keyFile !== undefined;
-  const loading = loadStakingIdentity(staking);
-  // A failure of the background generation is reported by the calls that need the identity.
-  if (!kept) loading.catch(() => undefined);
-  const identity = kept ? await loading : undefined;
+  // A kept identity is read (or made and stored) now, so a bad file stops the start. One made for
+  // this run is made when first asked for (info.getNodeID, the peer network): its RSA-4096 key
+  // takes a core for about a second, which a node serving contract tests would otherwise pay, beside
+  // its first transactions, at every start. A failure is reported by the calls that need it.
+  const load = options.loadIdentity ?? loadStakingIdentity;
+  const identity = kept ? await load(staking) : undefined;
+  let loading: Promise<StakingIdentity> | undefined = identity === undefined ? undefined : Promise.resolve(identity);
+  const loadIdentity = (): Promise<StakingIdentity> =>
+    (loading ??= load(staking).catch((error: unknown) => {
+      loading = undefined; // the next call tries again
+      throw error;
+    }));
   const info = createInfoApi({
     network,
     version: options.version ?? readPackageVersion(),
     gitCommit: options.gitCommit,
-    identity: () => loading,
+    identity: loadIdentity,
     nodeIP: `${options.publicIp ?? DEFAULT_PUBLIC_IP}:${options.stakingPort ?? DEFAULT_STAKING_PORT}`,
     peers: options.peers,
   });
@@ -107,7 +118,7 @@ export async function createManagement(
   };
   const notes: string[] = [
     identity === undefined
-      ? "Node ID: made for this run (info.getNodeID); --staking-dir or --db-dir keeps one across starts"
+      ? "Node ID: made for this run when first asked for (info.getNodeID); --staking-dir or --db-dir keeps one across starts"
       : `Node ID ${identity.nodeID}`,
   ];
   if (auth !== undefined && authority !== undefined) {
@@ -118,7 +129,7 @@ export async function createManagement(
     routes,
     getRoutes: healthGetRoutes(monitor),
     authorize: authority === undefined ? undefined : bearerCheck(authority),
-    identity: () => loading,
+    identity: loadIdentity,
     notes,
   };
 }

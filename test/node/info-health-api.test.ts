@@ -9,6 +9,7 @@ import * as path from "node:path";
 
 import { encodeCb58, hexToBytes } from "../../src/encoding";
 import { LOCAL_NETWORK } from "../../src/network/constants";
+import type { ManagementOptions } from "../../src/node/management";
 import { startManagedNode, type ManagedNode } from "../helpers/managed-node";
 
 const NODE_ID = /^NodeID-[1-9A-HJ-NP-Za-km-z]+$/;
@@ -195,6 +196,67 @@ describe("info API (/ext/info) and health API (/ext/health)", function () {
   });
 
   describe("staking identity", () => {
+    /** Management over no chain, served over HTTP, its identity read through a counting loader. */
+    async function countingNode(options: ManagementOptions, failFirst = false) {
+      const { createManagement } = await import("../../src/node/management");
+      const { startHttpNode } = await import("../../src/node/http-server");
+      const { loadStakingIdentity } = await import("../../src/node/staking");
+      const loads = { count: 0 };
+      const management = await createManagement(LOCAL_NETWORK, {}, {
+        ...options,
+        loadIdentity: async (staking) => {
+          loads.count += 1;
+          if (failFirst && loads.count === 1) throw new Error("the key generation failed");
+          return loadStakingIdentity(staking);
+        },
+      });
+      const node = await startHttpNode({ port: 0, routes: management.routes, getRoutes: management.getRoutes });
+      const getNodeID = async () => {
+        const response = await fetch(`${node.url}/ext/info`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "info.getNodeID", params: {} }) });
+        return (await response.json()) as { result?: { nodeID: string }; error?: { message: string } };
+      };
+      return { management, node, loads, getNodeID };
+    }
+
+    it("one made for this run is made when first asked for, not at start, and only once", async () => {
+      const { management, node, loads, getNodeID } = await countingNode({});
+      try {
+        expect(loads.count).to.equal(0);
+        const first = await getNodeID();
+        expect(first.result?.nodeID).to.match(NODE_ID);
+        expect(loads.count).to.equal(1);
+        expect(await getNodeID()).to.deep.equal(first);
+        expect((await management.identity()).nodeID).to.equal(first.result?.nodeID);
+        expect(loads.count).to.equal(1);
+      } finally {
+        await node.close();
+      }
+    });
+
+    it("a failure to make it is reported to the caller, and the next call makes it again", async () => {
+      const { node, loads, getNodeID } = await countingNode({}, true);
+      try {
+        expect((await getNodeID()).error?.message).to.match(/the key generation failed/);
+        expect((await getNodeID()).result?.nodeID).to.match(NODE_ID);
+        expect(loads.count).to.equal(2);
+      } finally {
+        await node.close();
+      }
+    });
+
+    it("one kept in a staking directory is read at start", async () => {
+      const dir = await fs.mkdtemp(path.join(os.tmpdir(), "nativekit-staking-"));
+      const { node, loads, getNodeID } = await countingNode({ stakingDir: dir });
+      try {
+        expect(loads.count).to.equal(1);
+        expect((await getNodeID()).result?.nodeID).to.match(NODE_ID);
+        expect(loads.count).to.equal(1);
+      } finally {
+        await node.close();
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+    });
+
     it("is kept in the staking directory: a node restarted on it has the same node ID", async () => {
       const dir = await fs.mkdtemp(path.join(os.tmpdir(), "nativekit-staking-"));
       try {
