@@ -5,6 +5,7 @@
 import { GENESIS_CONTRACT_ADDRESS } from "../encoding/precompile";
 import type { DurableStore } from "../storage";
 import { fundedAccounts, type AccountsOption, type GenesisAccount } from "./accounts";
+import { DEFAULT_BLOCK_GAS_LIMIT, DEFAULT_MIN_BASE_FEE, LOCAL_CHAIN_ID } from "./defaults";
 import type { ForkingOptions } from "./fork/open-fork";
 
 export type { ForkingOptions, PrecompileMode } from "./fork/open-fork";
@@ -65,9 +66,7 @@ export interface EngineOptions {
   forking?: ForkingOptions;
 }
 
-export const LOCAL_CHAIN_ID = 43112;
-export const DEFAULT_BLOCK_GAS_LIMIT = 15_000_000n;
-export const DEFAULT_MIN_BASE_FEE = 25_000_000_000n;
+export { DEFAULT_BLOCK_GAS_LIMIT, DEFAULT_MIN_BASE_FEE, LOCAL_CHAIN_ID } from "./defaults";
 /** The reference node burns fees by paying them to this address (the genesis contract's, 0x0100…00). */
 export const BLACKHOLE_ADDRESS: string = GENESIS_CONTRACT_ADDRESS;
 

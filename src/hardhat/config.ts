@@ -1,8 +1,7 @@
-// The engine's modules, not its index: importing the plugin must not load the engine, which only
-// the nativekit network needs (see provider.ts).
-import { DEFAULT_BLOCK_GAS_LIMIT, type EngineOptions } from "../engine/options";
-import type { ForkingOptions, Hardfork, InitialAssetBalance } from "../engine";
-import { fundedAccounts, unlockedAccount } from "../engine/accounts";
+// Only the engine's defaults and types: every Hardhat command reads this config, and the engine,
+// its accounts and their curve code load when the nativekit network starts (network-options.ts).
+import { DEFAULT_BLOCK_GAS_LIMIT } from "../engine/defaults";
+import type { EngineOptions, ForkingOptions, Hardfork } from "../engine";
 
 /** Name of the in-process network the plugin adds. */
 export const NATIVEKIT_NETWORK = "nativekit";
@@ -121,27 +120,4 @@ function transactionGas(user: NativekitUserConfig): "auto" | number {
     return user.gas;
   }
   return Number(user.blockGasLimit === undefined ? DEFAULT_BLOCK_GAS_LIMIT : amount(user.blockGasLimit, "blockGasLimit"));
-}
-
-/** Turns account indices in assetBalances into addresses, once the accounts are known. */
-export function engineOptions(config: NativekitConfig, accountAddresses: string[], log: (line: string) => void): EngineOptions {
-  const assetBalances: InitialAssetBalance[] = config.engine.assetBalances.map((b, i) => {
-    const address = typeof b.account === "number" ? accountAddresses[b.account] : b.account;
-    if (address === undefined) {
-      throw new Error(`nativekit config: assetBalances[${i}].account is index ${b.account}, but there are only ${accountAddresses.length} accounts`);
-    }
-    return { address, assetId: b.assetId, amount: b.amount };
-  });
-  return { ...config.engine, assetBalances, log };
-}
-
-/**
- * The engine options of the plugin's network (in process, or served by nativekit:node): the
- * funded accounts resolved once and handed to the engine as keys, and account indices in
- * assetBalances turned into those accounts' addresses.
- */
-export function networkEngineOptions(config: NativekitConfig, log: (line: string) => void): EngineOptions {
-  const accounts = fundedAccounts(config.engine.accounts);
-  const options = engineOptions(config, accounts.map((a) => unlockedAccount(a.privateKey).addressHex), log);
-  return { ...options, accounts };
 }

@@ -1,5 +1,4 @@
 import type { Addressable, TransactionReceipt, TransactionResponse } from "ethers";
-import { parseAssetId, assetIdToHex, assetIdToCb58 } from "../encoding";
 
 /** Something that resolves to a transaction: a response, a promise of one, or a function returning either. */
 type TransactionSubject = TransactionResponse | Promise<TransactionResponse> | (() => TransactionResponse | Promise<TransactionResponse>);
@@ -61,6 +60,8 @@ async function assetBalanceChanges(subject: unknown, accounts: AccountLike[], as
 }
 
 function normaliseAssetId(assetId: AssetIdLike): { hex: string; label: string } {
+  // Loaded when a matcher first runs: registering the matchers is part of every Hardhat command.
+  const { parseAssetId, assetIdToHex, assetIdToCb58 } = require("../encoding") as typeof import("../encoding");
   const bytes = parseAssetId(assetId);
   return { hex: assetIdToHex(bytes), label: assetIdToCb58(bytes) };
 }

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { NativeProvider, RequestArguments } from "../engine";
-import { networkEngineOptions, type NativekitConfig } from "./config";
+import type { NativekitConfig } from "./config";
 
 /**
  * The engine as a Hardhat network provider: an EIP-1193 provider that is also an EventEmitter,
@@ -29,6 +29,7 @@ export class NativeHardhatProvider extends EventEmitter {
     // Loaded here, not at the top: a project that has the plugin but runs on another network
     // (or runs a task that needs no network) would otherwise load the whole engine for nothing.
     const { createNativeProvider } = await import("../engine/provider");
+    const { networkEngineOptions } = await import("./network-options");
     const log = this.config.loggingEnabled ? (line: string) => console.log(line) : () => {};
     const native = await createNativeProvider(networkEngineOptions(this.config, log));
     native.on("message", (message: unknown) => this.emit("message", message));

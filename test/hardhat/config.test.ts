@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { engineOptions, resolveNativekitConfig } from "../../src/hardhat/config";
+import { resolveNativekitConfig } from "../../src/hardhat/config";
+import { engineOptions } from "../../src/hardhat/network-options";
 import { NativeHardhatProvider } from "../../src/hardhat/provider";
 
 const ASSET = "0x" + "c3".repeat(32);

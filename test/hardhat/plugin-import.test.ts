@@ -34,6 +34,14 @@ describe("hardhat plugin: what importing it loads", function () {
     expect(loaded).to.include(path.join("src", "hardhat", "index.ts"));
   });
 
+  it("importing the plugin loads no curve code, no ethers and no encodings: those load with the network or a task", () => {
+    const loaded = modulesLoadedBy(false);
+    const deferred = loaded.filter(
+      (file) => /node_modules\/(@ethereumjs|@noble\/curves|tiny-secp256k1|ethers)\//.test(file) || /^src\/(encoding|crypto|flows)\//.test(file) || file === path.join("src", "engine", "accounts.ts"),
+    );
+    expect(deferred).to.deep.equal([]);
+  });
+
   it("starting the nativekit network loads the engine", () => {
     const loaded = modulesLoadedBy(true);
     expect(loaded).to.include(path.join("src", "engine", "engine.ts"));
