@@ -6,11 +6,9 @@
  * The executable wrapper only has to call `runCli(process.argv.slice(2), deps)` and exit with
  * the code it resolves to.
  */
-import { runTransferCommand, TRANSFER_USAGE } from "./transfer-command";
-import { NETWORK_USAGE, runNetworkCommand } from "./network-command";
-import { NETWORK_RUNNER_USAGE, runNetworkRunnerCommand } from "./network-runner-command";
-import { createNodeVaultMount, runVaultCommand, VAULT_USAGE } from "./vault-command";
-import { createNodeExplorerMount, EXPLORER_USAGE, runExplorerCommand } from "./explorer-command";
+// The other commands load when they run (or their help is asked for): each brings a service
+// (the runner's gRPC, the vault's and explorer's databases, the clients), which `node`, the
+// command started most, would otherwise load at every start.
 import { type LogFile, openLogFile } from "./log-file";
 import { type Authorize, type GetHandler, type HttpNode, startHttpNode } from "../node/http-server";
 import type { Dispatch, OpenSession } from "../rpc/types";
@@ -144,15 +142,15 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
       if (command === "help" && rest[0] === "node") {
         deps.stdout(NODE_USAGE);
       } else if (command === "help" && rest[0] === "vault") {
-        deps.stdout(VAULT_USAGE);
+        deps.stdout((await import("./vault-command")).VAULT_USAGE);
       } else if (command === "help" && rest[0] === "explorer") {
-        deps.stdout(EXPLORER_USAGE);
+        deps.stdout((await import("./explorer-command")).EXPLORER_USAGE);
       } else if (command === "help" && rest[0] === "network-runner") {
-        deps.stdout(NETWORK_RUNNER_USAGE);
+        deps.stdout((await import("./network-runner-command")).NETWORK_RUNNER_USAGE);
       } else if (command === "help" && rest[0] === "network") {
-        deps.stdout(NETWORK_USAGE);
+        deps.stdout((await import("./network-command")).NETWORK_USAGE);
       } else if (command === "help" && (rest[0] === "x-to-c" || rest[0] === "c-to-x")) {
-        deps.stdout(TRANSFER_USAGE);
+        deps.stdout((await import("./transfer-command")).TRANSFER_USAGE);
       } else if (command === "help" && rest.length > 0) {
         return usageError(deps, `unknown command "${rest[0]}"`, MAIN_USAGE);
       } else {
@@ -167,16 +165,16 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
     case "node":
       return runNodeCommand(rest, deps);
     case "vault":
-      return runVaultCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
+      return (await import("./vault-command")).runVaultCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
     case "explorer":
-      return runExplorerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
+      return (await import("./explorer-command")).runExplorerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
     case "network-runner":
-      return runNetworkRunnerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
+      return (await import("./network-runner-command")).runNetworkRunnerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
     case "network":
-      return runNetworkCommand(rest, { stdout: deps.stdout, stderr: deps.stderr });
+      return (await import("./network-command")).runNetworkCommand(rest, { stdout: deps.stdout, stderr: deps.stderr });
     case "x-to-c":
     case "c-to-x":
-      return runTransferCommand(command, rest, { stdout: deps.stdout, stderr: deps.stderr, env: deps.env ?? process.env });
+      return (await import("./transfer-command")).runTransferCommand(command, rest, { stdout: deps.stdout, stderr: deps.stderr, env: deps.env ?? process.env });
     default:
       if (command.startsWith("-")) {
         return usageError(deps, `unknown option ${command}`, MAIN_USAGE);
@@ -208,6 +206,9 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
           toStdout?.(line);
           logFile!.write(line);
         };
+  // The services a node mounts load before it is created, so there is nothing to undo if one cannot.
+  const vaultCommand = parsed.options.vault === true ? await import("./vault-command") : undefined;
+  const explorerCommand = parsed.options.explorer === true ? await import("./explorer-command") : undefined;
   let node: CliNode;
   try {
     node = await deps.createNode(parsed.options, writeLog);
@@ -216,8 +217,8 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
     return ExitCode.Failure;
   }
 
-  const vault = parsed.options.vault === true ? createNodeVaultMount(parsed.options.dbDir) : undefined;
-  const explorer = parsed.options.explorer === true ? createNodeExplorerMount(parsed.options.dbDir, writeLog) : undefined;
+  const vault = vaultCommand?.createNodeVaultMount(parsed.options.dbDir);
+  const explorer = explorerCommand?.createNodeExplorerMount(parsed.options.dbDir, writeLog);
   let server: HttpNode;
   try {
     server = await startHttpNode({
