@@ -59,6 +59,7 @@ export {
   encodePrivateKey,
   decodePrivateKey,
   privateKeyToAddresses,
+  publicKeyToAddresses,
 } from "./private-key";
 export {
   GENESIS_CONTRACT_ADDRESS,

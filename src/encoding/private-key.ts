@@ -95,7 +95,15 @@ export function privateKeyToAddresses(
   hrp: string,
   chainAlias: string = EXCHANGE_CHAIN_ALIAS,
 ): KeyAddresses {
-  const publicKey = secp256k1.getPublicKey(toKeyBytes(key), true);
+  return publicKeyToAddresses(secp256k1.getPublicKey(toKeyBytes(key), true), hrp, chainAlias);
+}
+
+/**
+ * Both addresses of a 33-byte compressed public key, as {@link privateKeyToAddresses} gives them:
+ * for a caller that has the public key already (the node derives keys with libsecp256k1, and this
+ * curve's first use costs about 0.1 s of table building).
+ */
+export function publicKeyToAddresses(publicKey: Uint8Array, hrp: string, chainAlias: string = EXCHANGE_CHAIN_ALIAS): KeyAddresses {
   const shortId = shortIdFromPublicKey(publicKey);
   return {
     exchange: formatChainAddress(shortId, hrp, chainAlias),

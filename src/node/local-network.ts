@@ -9,7 +9,8 @@ import { localGenesis, type LocalGenesisOptions } from "../xchain/genesis";
 import { ContractChainAtomics, createContractChainAtomicApi } from "../cchain";
 import { createPlatformChainApi, PlatformChain, platformGenesis, type PlatformGenesisOptions } from "../pchain";
 import { PLATFORM_CHAIN_ID } from "../network/chains";
-import { bytesToHex, decodePrivateKey, privateKeyToAddresses } from "../encoding";
+import { bytesToHex, decodePrivateKey, publicKeyToAddresses } from "../encoding";
+import { publicKeyOf } from "../crypto/secp256k1";
 import type { Dispatch, OpenSession } from "../rpc/types";
 import { createManagement, type Management, type ManagementOptions } from "./management";
 import { OperatorApis, type OperatorOptions } from "./operator-apis";
@@ -176,8 +177,8 @@ export class LocalNetwork {
 
   /** Lines telling a person about the exchange chain's funded key. */
   describeTestKey(): string[] {
-    const key = decodePrivateKey(LOCAL_TEST_KEY);
-    const addresses = privateKeyToAddresses(key, this.network.hrp);
+    // libsecp256k1 (the engine's curve): the pure-JS curve's first use would build its tables at start.
+    const addresses = publicKeyToAddresses(publicKeyOf(decodePrivateKey(LOCAL_TEST_KEY), true), this.network.hrp);
     return [
       "Local test key (funded on both chains, public, for local networks only):",
       `  ${LOCAL_TEST_KEY}`,

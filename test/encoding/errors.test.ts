@@ -26,7 +26,7 @@ describe("encoding/errors", () => {
       "assetIdFromCb58", "assetIdFromHex", "assetIdFromBigInt", "assetIdToCb58", "assetIdToHex", "assetIdToBigInt",
       "assetIdToBytes", "parseEvmAddress", "toChecksumAddress", "isEvmAddress", "formatBech32Address",
       "formatChainAddress", "parseBech32Address", "parseChainAddress", "isChainAddress", "shortIdFromPublicKey",
-      "evmAddressFromPublicKey", "encodePrivateKey", "decodePrivateKey", "privateKeyToAddresses",
+      "evmAddressFromPublicKey", "encodePrivateKey", "decodePrivateKey", "privateKeyToAddresses", "publicKeyToAddresses",
       "encodeNativeAssetBalanceInput", "encodeNativeAssetBalanceInputBytes", "decodeNativeAssetBalanceInput",
       "decodeNativeAssetBalanceInputBytes", "encodeNativeAssetBalanceOutput", "decodeNativeAssetBalanceOutput",
       "encodeNativeAssetCallInput", "encodeNativeAssetCallInputBytes", "decodeNativeAssetCallInput",

@@ -13,6 +13,7 @@ import {
   hexToBytes,
   parseChainAddress,
   privateKeyToAddresses,
+  publicKeyToAddresses,
 } from "../../src/encoding";
 import { expectEncodingError } from "./helpers";
 
@@ -51,6 +52,24 @@ describe("encoding/private-key", () => {
       const cSide = privateKeyToAddresses(TEST_KEY_TEXT, "local", "C").exchange;
       expect(cSide).to.equal(`C-${TEST_X_LOCAL.slice(2)}`);
       expect(parseChainAddress(cSide).shortId).to.deep.equal(parseChainAddress(TEST_X_LOCAL).shortId);
+    });
+  });
+
+  describe("addresses of a public key", () => {
+    it("publicKeyToAddresses of a key's compressed public key gives the key's addresses, for every scalar in [1, n)", () => {
+      fc.assert(
+        fc.property(validScalars, fc.constantFrom("local", "avax", "fuji"), fc.constantFrom("X", "P", "C"), (key, hrp, alias) => {
+          const addresses = privateKeyToAddresses(key, hrp, alias);
+          expect(publicKeyToAddresses(addresses.publicKey, hrp, alias)).to.deep.equal(addresses);
+        }),
+        { numRuns: 50 },
+      );
+    });
+
+    it("publicKeyToAddresses of the test key's public key gives its published addresses", () => {
+      const { publicKey } = privateKeyToAddresses(TEST_KEY_TEXT, "local");
+      expect(publicKeyToAddresses(publicKey, "local").exchange).to.equal(TEST_X_LOCAL);
+      expect(publicKeyToAddresses(publicKey, "local").contract).to.equal(TEST_EVM);
     });
   });
 

@@ -27,6 +27,13 @@ describe("the local network served as one node", () => {
     expect(utxoIDs).to.deep.equal([{ txID: LOCAL_NETWORK.nativeAsset.id, outputIndex: 1 }]);
   });
 
+  it("describes the local test key with its published exchange and contract addresses", async () => {
+    const { LocalNetwork } = await import("../../src/node/local-network");
+    const lines = (await LocalNetwork.create()).describeTestKey();
+    expect(lines).to.include(`  ${LOCAL_TEST_KEY}`);
+    expect(lines.some((line) => line.includes(`exchange chain ${ewoq.exchange}`) && line.includes(`contract chain ${ewoq.contract}`))).to.equal(true);
+  });
+
   it("funds the local test key on the contract chain too", async () => {
     expect(BigInt(await rpc<string>("eth_getBalance", [ewoq.contract, "latest"]))).to.equal(LOCAL_TEST_KEY_C_BALANCE);
   });
