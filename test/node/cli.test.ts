@@ -95,6 +95,25 @@ describe("nativekit CLI (runCli)", () => {
     expect(f.createCalls).to.have.length(0);
   });
 
+  it("help <command> prints that command's usage (loaded with the command) and starts nothing", async () => {
+    const commands = [
+      ["vault", "../../src/cli/vault-command", "VAULT_USAGE"],
+      ["explorer", "../../src/cli/explorer-command", "EXPLORER_USAGE"],
+      ["network-runner", "../../src/cli/network-runner-command", "NETWORK_RUNNER_USAGE"],
+      ["network", "../../src/cli/network-command", "NETWORK_USAGE"],
+      ["x-to-c", "../../src/cli/transfer-command", "TRANSFER_USAGE"],
+      ["c-to-x", "../../src/cli/transfer-command", "TRANSFER_USAGE"],
+    ] as const;
+    for (const [command, module, usage] of commands) {
+      const f = fakeDeps();
+      expect(await runCli(["help", command], f.deps), command).to.equal(0);
+      const expected = ((await import(module)) as Record<string, string>)[usage];
+      expect(expected, usage).to.be.a("string").and.not.equal("");
+      expect(f.stdout(), command).to.equal(expected);
+      expect(f.createCalls).to.have.length(0);
+    }
+  });
+
   it("rejects an unknown command with exit code 2 and the usage", async () => {
     const f = fakeDeps();
     expect(await runCli(["serve"], f.deps)).to.equal(2);
