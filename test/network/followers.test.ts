@@ -275,6 +275,8 @@ describe("nodes that agree: a producer and followers as real processes", functio
         return !report.healthy && /refused bootstrap peer .* its certificate is NodeID-\S+, --bootstrap-ids names/.test(report.checks.network?.error ?? "");
       });
       expect(await isBootstrapped(impostor.node)).to.equal(false);
+      // The node's output goes out in batches at most 20 ms apart: the line may follow the health report.
+      await eventually("the refusal printed", async () => impostor.node.output().includes(`--bootstrap-ids names ${follower1.nodeID}`), 2_000);
       expect(impostor.node.output()).to.include(`--bootstrap-ids names ${follower1.nodeID}`);
     });
 
