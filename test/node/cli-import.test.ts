@@ -1,16 +1,8 @@
-import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 
 import { expect } from "chai";
 
-const REPO_ROOT = path.join(__dirname, "..", "..");
-
-/** The modules a fresh Node.js process has loaded after importing the CLI (what `nativekit node` loads before it runs). */
-function modulesLoadedByTheCli(): string[] {
-  const script = `require("./src/cli/main"); process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
-  const out = execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], { cwd: REPO_ROOT, encoding: "utf8", timeout: 60_000 });
-  return (JSON.parse(out) as string[]).map((file) => path.relative(REPO_ROOT, file));
-}
+import { modulesLoadedBy } from "../helpers/loaded-modules";
 
 /**
  * `nativekit node` is the command started most (by people, scripts, the network runner): it must
@@ -20,7 +12,7 @@ describe("nativekit CLI: what importing it loads", function () {
   this.timeout(120_000);
 
   it("loads no service, client or database driver of the other commands", () => {
-    const loaded = modulesLoadedByTheCli();
+    const loaded = modulesLoadedBy(`require("./src/cli/main"); report();`);
     const services = loaded.filter(
       (file) =>
         /^src\/(services|clients)\//.test(file) ||
