@@ -10,6 +10,7 @@ import { bytesToHex, ValueEncoding } from "@ethereumjs/util";
 import { createVM, type VM } from "@ethereumjs/vm";
 import { ChainStore, type BlockRecord } from "./chain";
 import { formatConsoleLog } from "./console-log";
+import { installJumpAnalysisMemo } from "./jump-analysis-memo";
 import type { MultiCoinSnapshot } from "./multicoin";
 import { FlatKeyMapDB, NodeCachingTrie } from "./node-cache-trie";
 import type { ResolvedEngineOptions } from "./options";
@@ -115,6 +116,7 @@ export class ChainState {
 
   /** A VM with the native precompiles over `stateManager`, reading block hashes from the chain. */
   async makeVm(stateManager: NativeStateManager): Promise<VM> {
+    installJumpAnalysisMemo(); // once per process; later calls only check
     const blockchain = {
       getBlock: async (n: number) => {
         const record = this.store.byNumberOrUndefined(BigInt(n));
