@@ -20,6 +20,8 @@
  */
 import * as path from "node:path";
 
+import { GenerationalMemo } from "./generational-memo";
+
 /** What the interpreter's analysis returns (it reads these and never writes them). */
 export interface JumpAnalysis {
   readonly jumps: Uint8Array;
@@ -41,37 +43,6 @@ const CODE_BYTES_PER_GENERATION = 2 * 1024 * 1024;
 /** Marks the wrapper, and holds the library's own method it wraps. */
 const MEMOIZED = Symbol("nativekit.memoizedJumpAnalysis");
 
-/**
- * Analyses keyed by code, in two generations bounded by the code bytes they hold: when the young
- * one is full it becomes the old one and the previous old one is dropped, so a contract not run
- * while that much other code was analysed is forgotten.
- */
-export class CodeAnalysisMemo {
-  private young = new Map<string, JumpAnalysis>();
-  private old = new Map<string, JumpAnalysis>();
-  private youngBytes = 0;
-
-  constructor(private readonly bytesPerGeneration: number = CODE_BYTES_PER_GENERATION) {}
-
-  get(key: string): JumpAnalysis | undefined {
-    const young = this.young.get(key);
-    if (young !== undefined) return young;
-    const old = this.old.get(key);
-    if (old !== undefined) this.set(key, old);
-    return old;
-  }
-
-  set(key: string, analysis: JumpAnalysis): void {
-    if (this.youngBytes + key.length > this.bytesPerGeneration && this.young.size > 0) {
-      this.old = this.young;
-      this.young = new Map();
-      this.youngBytes = 0;
-    }
-    this.young.set(key, analysis);
-    this.youngBytes += key.length;
-  }
-}
-
 /** The memo key: the code's bytes as a one-byte string, after whether EIP-8024 applies. */
 export function codeKey(code: Uint8Array, eip8024: boolean): string {
   return (eip8024 ? "1" : "0") + Buffer.from(code.buffer, code.byteOffset, code.byteLength).toString("latin1");
@@ -81,12 +52,12 @@ export function codeKey(code: Uint8Array, eip8024: boolean): string {
 export function memoizedAnalysis(analyse: Analyse): Analyse {
   // Few tables live at once (one per EVM: the head's and the past-block views'), and a table's
   // memo goes with it.
-  const memos = new WeakMap<object, CodeAnalysisMemo>();
+  const memos = new WeakMap<object, GenerationalMemo<string, JumpAnalysis>>();
   const memoized = function (this: AnalysingInterpreter, code: Uint8Array): JumpAnalysis {
     const table = this._evm._opcodeMap;
     let memo = memos.get(table);
     if (memo === undefined) {
-      memo = new CodeAnalysisMemo();
+      memo = new GenerationalMemo<string, JumpAnalysis>(CODE_BYTES_PER_GENERATION, (key) => key.length);
       memos.set(table, memo);
     }
     const key = codeKey(code, this.common.isActivatedEIP(8024));

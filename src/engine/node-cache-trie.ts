@@ -13,7 +13,7 @@ import {
 } from "@ethereumjs/mpt";
 import { MapDB, type BatchDBOp } from "@ethereumjs/util";
 
-import { IdentityMemo } from "./identity-memo";
+import { GenerationalMemo } from "./generational-memo";
 
 /**
  * Decoded nodes by the identity of the hash object that refers to them: the very Uint8Array
@@ -21,8 +21,8 @@ import { IdentityMemo } from "./identity-memo";
  * The nodes kept are private copies, never handed out. 1024 nodes a generation keep about
  * 94 % of the lookups of a block per transaction in memory, in a few megabytes.
  */
-type NodeMemo = IdentityMemo<Uint8Array, MPTNode>;
-const newNodeMemo = (): NodeMemo => new IdentityMemo(1024);
+type NodeMemo = GenerationalMemo<Uint8Array, MPTNode>;
+const newNodeMemo = (): NodeMemo => new GenerationalMemo(1024);
 
 /**
  * A Merkle Patricia trie that keeps the nodes it reads and writes decoded.

@@ -1,7 +1,7 @@
 import { Caches, MerkleStateManager, type MerkleStateManagerOpts } from "@ethereumjs/statemanager";
 import { RLP } from "@ethereumjs/rlp";
 import { Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, EthereumJSErrorWithoutCode, unpadBytes } from "@ethereumjs/util";
-import { IdentityMemo } from "./identity-memo";
+import { GenerationalMemo } from "./generational-memo";
 import { MultiCoinState, type BalanceKey, type MultiCoinSnapshot } from "./multicoin";
 
 export interface NativeStateManagerOpts extends MerkleStateManagerOpts {
@@ -18,7 +18,7 @@ export interface NativeStateManagerOpts extends MerkleStateManagerOpts {
 export class NativeStateManager extends MerkleStateManager {
   readonly multiCoin: MultiCoinState;
   /** Accounts decoded from the account cache's RLP, keyed by that RLP (a fresh array on every put). */
-  private readonly decodedAccounts = new IdentityMemo<Uint8Array, Account>(1024);
+  private readonly decodedAccounts = new GenerationalMemo<Uint8Array, Account>(1024);
 
   constructor(opts: NativeStateManagerOpts = {}) {
     super(opts);

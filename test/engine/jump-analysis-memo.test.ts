@@ -2,14 +2,12 @@ import { expect } from "chai";
 import fc from "fast-check";
 
 import {
-  CodeAnalysisMemo,
   codeKey,
   jumpAnalysisMemoInstalled,
   libraryJumpAnalysis,
   memoizedAnalysis,
   type AnalysingInterpreter,
   type Analyse,
-  type JumpAnalysis,
 } from "../../src/engine/jump-analysis-memo";
 import { rejection, startChain, type TestChain } from "../helpers/chain";
 
@@ -101,18 +99,6 @@ describe("engine: the jump-destination analysis is done once per code", () => {
       memoized.call(interpreterOver(table, true), code);
       expect(calls()).to.equal(2);
       expect(codeKey(code, true)).to.not.equal(codeKey(code, false));
-    });
-
-    it("forgets code not run while a generation's worth of other code was analysed", () => {
-      const memo = new CodeAnalysisMemo(10);
-      const analysis: JumpAnalysis = { jumps: new Uint8Array(0), pushes: {}, opcodesCached: [] };
-      memo.set("aaaaaa", analysis);
-      memo.set("bbbbbb", analysis); // fills the first generation: "aaaaaa" is now old
-      expect(memo.get("aaaaaa"), "still in the old generation").to.equal(analysis);
-      memo.set("cccccc", analysis);
-      memo.set("dddddd", analysis);
-      memo.set("eeeeee", analysis);
-      expect(memo.get("bbbbbb")).to.equal(undefined);
     });
   });
 

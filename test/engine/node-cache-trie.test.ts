@@ -4,7 +4,6 @@ import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { MapDB, ValueEncoding, bytesToHex } from "@ethereumjs/util";
 
 import { FlatKeyMapDB, NodeCachingTrie } from "../../src/engine/node-cache-trie";
-import { IdentityMemo } from "../../src/engine/identity-memo";
 
 /** A FlatKeyMapDB that counts reads, to see which lookups reach the database. */
 class CountingDB extends FlatKeyMapDB {
@@ -191,40 +190,5 @@ describe("FlatKeyMapDB: the trie's node database", () => {
     expect(await copy.get(bytes(9, 9))).to.deep.equal(bytes(3));
     await copy.del(key);
     expect(await db.get(key)).to.equal(undefined);
-  });
-});
-
-describe("IdentityMemo: a bounded memo by object identity", () => {
-  it("finds an entry by the same object, not by equal contents", () => {
-    const memo = new IdentityMemo<Uint8Array, string>(4);
-    const key = bytes(1, 2, 3);
-    memo.set(key, "a");
-    expect(memo.get(key)).to.equal("a");
-    expect(memo.get(bytes(1, 2, 3))).to.equal(undefined);
-  });
-
-  it("keeps an entry that is read within each generation", () => {
-    const memo = new IdentityMemo<object, number>(2);
-    const hot = {};
-    memo.set(hot, 1);
-    for (let i = 0; i < 20; i++) {
-      memo.set({}, i);
-      expect(memo.get(hot)).to.equal(1);
-    }
-  });
-
-  it("forgets an entry left unread for two generations", () => {
-    const memo = new IdentityMemo<object, number>(2);
-    const cold = {};
-    memo.set(cold, 1);
-    memo.set({}, 2);
-    memo.set({}, 3);
-    expect(memo.get(cold)).to.equal(1);
-    for (let i = 0; i < 4; i++) memo.set({}, i);
-    expect(memo.get(cold)).to.equal(undefined);
-  });
-
-  it("rejects a generation size that is not a positive integer", () => {
-    for (const size of [0, -1, 1.5, Number.NaN]) expect(() => new IdentityMemo(size)).to.throw(RangeError);
   });
 });
