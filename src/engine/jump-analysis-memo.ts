@@ -37,8 +37,13 @@ export interface AnalysingInterpreter {
 
 export type Analyse = (this: AnalysingInterpreter, code: Uint8Array) => JumpAnalysis;
 
-/** Code bytes kept per opcode table and generation: a few hundred typical contracts. */
-const CODE_BYTES_PER_GENERATION = 2 * 1024 * 1024;
+/**
+ * Code bytes kept per opcode table and generation: about fifty 10 KB contracts. An analysis takes
+ * up to about seventeen times its code's size (a pointer per byte, a bigint per PUSH: 403 KB for
+ * 24 KB of PUSH-heavy code), so the head's memo stays under about 20 MB however many contracts a
+ * suite deploys.
+ */
+const CODE_BYTES_PER_GENERATION = 512 * 1024;
 
 /** Marks the wrapper, and holds the library's own method it wraps. */
 const MEMOIZED = Symbol("nativekit.memoizedJumpAnalysis");
