@@ -3,7 +3,7 @@
  * after it, with every change thrown away. eth_call and eth_estimateGas answer from here, and a
  * transaction request without a gas limit gets its limit here.
  */
-import { createBlock } from "@ethereumjs/block";
+import { createBlock, type Block } from "@ethereumjs/block";
 import type { EVMResult } from "@ethereumjs/evm";
 import { createTx, TransactionType, type TypedTxData } from "@ethereumjs/tx";
 import { Account, type Address, createZeroAddress, KECCAK256_RLP } from "@ethereumjs/util";
@@ -19,7 +19,19 @@ import { cleanVmMessage } from "./revert";
 import type { StateReads } from "./state-reads";
 import type { BlockSelector, CallOutcome, TransactionRequest } from "./types";
 
+/** The block a call last ran in, with what it was made from. */
+interface CallBlock {
+  readonly record: BlockRecord;
+  readonly isHead: boolean;
+  readonly gasLimit: bigint;
+  readonly baseFee: bigint;
+  readonly timestamp: bigint;
+  readonly block: Block;
+}
+
 export class Executor {
+  private lastCallBlock: CallBlock | undefined;
+
   constructor(
     private readonly state: ChainState,
     private readonly settings: Readonly<ResolvedEngineOptions>,
@@ -44,24 +56,7 @@ export class Executor {
     const gasPrice = request.gasPrice ?? request.maxFeePerGas ?? 0n;
     // Like geth, a call that names no fee runs at base fee 0, so it needs no balance for gas.
     const baseFee = gasPrice === 0n ? 0n : this.time.nextBlockBaseFee();
-    const header = record.block.header;
-    const block = createBlock(
-      {
-        header: {
-          number: isHead ? header.number + 1n : header.number,
-          timestamp: isHead ? this.time.nextBlockTimestamp() : header.timestamp,
-          gasLimit: header.gasLimit > gas ? header.gasLimit : gas,
-          baseFeePerGas: baseFee,
-          coinbase: header.coinbase,
-          parentHash: isHead ? record.block.hash() : header.parentHash,
-          difficulty: 0n,
-          ...cancunHeaderFields(this.state.common),
-          withdrawalsRoot: KECCAK256_RLP,
-        },
-        withdrawals: [],
-      },
-      { common: this.state.common, setHardfork: false },
-    );
+    const block = this.callBlock(record, isHead, gas, baseFee);
     const data: TypedTxData = {
       // An access list changes the intrinsic gas, so a call that has one runs as type 1.
       type: request.accessList === undefined ? TransactionType.Legacy : TransactionType.AccessListEIP2930,
@@ -84,6 +79,41 @@ export class Executor {
     } finally {
       await state.revert();
     }
+  }
+
+  /**
+   * The block a call runs in: the head's successor for a call on the head, else the block itself,
+   * with room for the call's gas. Consecutive calls in the same context share one (the matchers
+   * read the same block several times in a row, and a header costs as much to make as a small
+   * call to run); a call only reads its block.
+   */
+  private callBlock(record: BlockRecord, isHead: boolean, gas: bigint, baseFee: bigint): Block {
+    const header = record.block.header;
+    const timestamp = isHead ? this.time.nextBlockTimestamp() : header.timestamp;
+    const gasLimit = header.gasLimit > gas ? header.gasLimit : gas;
+    const last = this.lastCallBlock;
+    if (last !== undefined && last.record === record && last.isHead === isHead && last.gasLimit === gasLimit && last.baseFee === baseFee && last.timestamp === timestamp) {
+      return last.block;
+    }
+    const block = createBlock(
+      {
+        header: {
+          number: isHead ? header.number + 1n : header.number,
+          timestamp,
+          gasLimit,
+          baseFeePerGas: baseFee,
+          coinbase: header.coinbase,
+          parentHash: isHead ? record.block.hash() : header.parentHash,
+          difficulty: 0n,
+          ...cancunHeaderFields(this.state.common),
+          withdrawalsRoot: KECCAK256_RLP,
+        },
+        withdrawals: [],
+      },
+      { common: this.state.common, setHardfork: false },
+    );
+    this.lastCallBlock = { record, isHead, gasLimit, baseFee, timestamp, block };
+    return block;
   }
 
   /**
