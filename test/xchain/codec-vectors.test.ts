@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { decodeCb58, encodeCb58, parseChainAddress } from "../../src/encoding";
+import { decodeCb58, encodeCb58 } from "../../src/encoding";
 import {
   type BaseTx,
   type CreateAssetTx,
@@ -30,7 +30,7 @@ import {
   txId,
   TypeId,
 } from "../../src/xchain/codec";
-import { concat, hex, id32, toHex } from "./helpers";
+import { concat, hex, id32, localGenesisAvaxTx, toHex } from "./helpers";
 import {
   AD_BASE_TX,
   AD_CREDENTIAL,
@@ -226,30 +226,7 @@ describe("xchain/codec vectors", () => {
 
   describe("avalanchego genesis: the local network's native asset ID is its genesis CreateAssetTx ID", () => {
     it(`rebuilds the local AVAX CreateAssetTx and gets ${AG_LOCAL_GENESIS.avaxAssetId}`, () => {
-      const eth = hex(AG_LOCAL_GENESIS.ethAddr);
-      const tx: CreateAssetTx = {
-        typeId: TypeId.CreateAssetTx,
-        networkId: AG_LOCAL_GENESIS.networkId,
-        blockchainId: new Uint8Array(32),
-        outputs: [],
-        inputs: [],
-        memo: concat(...AG_LOCAL_GENESIS.holders.map(() => eth)),
-        name: "Avalanche",
-        symbol: "AVAX",
-        denomination: 9,
-        initialStates: [
-          {
-            fxIndex: 0,
-            outputs: AG_LOCAL_GENESIS.holders.map((h) => ({
-              typeId: TypeId.Secp256k1TransferOutput,
-              amount: h.amount,
-              locktime: 0n,
-              threshold: 1,
-              addresses: [parseChainAddress(h.address).shortId],
-            })),
-          },
-        ],
-      };
+      const tx = localGenesisAvaxTx();
       const id = txId(encodeSignedTx({ unsignedTx: tx, credentials: [] }));
       expect(encodeCb58(id)).to.equal(AG_LOCAL_GENESIS.avaxAssetId);
     });

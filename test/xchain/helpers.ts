@@ -1,6 +1,8 @@
 import { expect } from "chai";
 import fc from "fast-check";
+import { parseChainAddress } from "../../src/encoding";
 import {
+  type CreateAssetTx,
   type Credential,
   type CredentialTypeId,
   type FxOperation,
@@ -20,6 +22,7 @@ import {
   type Utxo,
   type UtxoId,
 } from "../../src/xchain/codec";
+import { AG_LOCAL_GENESIS } from "./vectors";
 
 /** Bytes of a hex string (with or without 0x, whitespace ignored). */
 export function hex(text: string): Uint8Array {
@@ -163,3 +166,35 @@ export const arbUnsignedTx: fc.Arbitrary<UnsignedTx> = fc.oneof(
 export const arbSignedTx: fc.Arbitrary<SignedTx> = fc.record({ unsignedTx: arbUnsignedTx, credentials: fc.array(arbCredential, { maxLength: 3 }) });
 
 export const arbUtxo: fc.Arbitrary<Utxo> = fc.tuple(arbUtxoId, arbId, arbOutput).map(([u, assetId, output]) => ({ ...u, assetId, output }));
+
+/**
+ * The local network's AVAX CreateAssetTx as avalanchego's genesis builds it (from
+ * AG_LOCAL_GENESIS): a memo of the ETH address once per holder, and one secp256k1 output per
+ * holder. Its ID is the native asset ID.
+ */
+export function localGenesisAvaxTx(): CreateAssetTx {
+  const eth = hex(AG_LOCAL_GENESIS.ethAddr);
+  return {
+    typeId: TypeId.CreateAssetTx,
+    networkId: AG_LOCAL_GENESIS.networkId,
+    blockchainId: new Uint8Array(32),
+    outputs: [],
+    inputs: [],
+    memo: concat(...AG_LOCAL_GENESIS.holders.map(() => eth)),
+    name: "Avalanche",
+    symbol: "AVAX",
+    denomination: 9,
+    initialStates: [
+      {
+        fxIndex: 0,
+        outputs: AG_LOCAL_GENESIS.holders.map((h) => ({
+          typeId: TypeId.Secp256k1TransferOutput,
+          amount: h.amount,
+          locktime: 0n,
+          threshold: 1,
+          addresses: [parseChainAddress(h.address).shortId],
+        })),
+      },
+    ],
+  };
+}

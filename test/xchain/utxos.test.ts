@@ -1,8 +1,7 @@
 import { expect } from "chai";
-import { encodeCb58, parseChainAddress } from "../../src/encoding";
+import { encodeCb58 } from "../../src/encoding";
 import {
   consumedUtxos,
-  type CreateAssetTx,
   decodeUtxo,
   encodeSignedTx,
   encodeUtxo,
@@ -14,37 +13,14 @@ import {
   TypeId,
   utxoId,
 } from "../../src/xchain/codec";
-import { concat, hex, id32, toHex } from "./helpers";
+import { hex, id32, localGenesisAvaxTx, toHex } from "./helpers";
 import { AG_LOCAL_GENESIS } from "./vectors";
 
 const owners = (n: number) => ({ locktime: 0n, threshold: 1, addresses: [id32(n).subarray(0, 20)] });
 
 describe("xchain/codec UTXOs a transaction creates and spends", () => {
   it("the local genesis CreateAssetTx creates its holders' UTXOs, indices 0.., asset ID = tx ID", () => {
-    const eth = hex(AG_LOCAL_GENESIS.ethAddr);
-    const tx: CreateAssetTx = {
-      typeId: TypeId.CreateAssetTx,
-      networkId: AG_LOCAL_GENESIS.networkId,
-      blockchainId: new Uint8Array(32),
-      outputs: [],
-      inputs: [],
-      memo: concat(eth, eth),
-      name: "Avalanche",
-      symbol: "AVAX",
-      denomination: 9,
-      initialStates: [
-        {
-          fxIndex: 0,
-          outputs: AG_LOCAL_GENESIS.holders.map((h) => ({
-            typeId: TypeId.Secp256k1TransferOutput,
-            amount: h.amount,
-            locktime: 0n,
-            threshold: 1,
-            addresses: [parseChainAddress(h.address).shortId],
-          })),
-        },
-      ],
-    };
+    const tx = localGenesisAvaxTx();
     const id = txId(encodeSignedTx({ unsignedTx: tx, credentials: [] }));
     const { utxos, exportedUtxos } = producedUtxos(tx, id);
     expect(exportedUtxos).to.deep.equal([]);
