@@ -59,3 +59,6 @@ registerChaiMatchers();
 export { NATIVEKIT_NETWORK } from "./config";
 export type { NativekitUserConfig } from "./config";
 export { NativeHardhatProvider } from "./provider";
+export { assertAssetBalanceChanges } from "./asset-assertions";
+export type { ExpectedAssetChange, Eip1193Requester, TransactionHashSubject } from "./asset-assertions";
+export { solcjsVersion } from "./solc-bundle";

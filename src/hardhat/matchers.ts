@@ -43,18 +43,49 @@ async function receiptOf(subject: unknown): Promise<TransactionReceipt> {
   return receipt;
 }
 
-/** Change of each account's asset balance across the transaction's block (which must hold only it). */
-async function assetBalanceChanges(subject: unknown, accounts: AccountLike[], assetIdHex: string): Promise<{ changes: bigint[]; addresses: string[] }> {
-  const hre = await import("hardhat");
+/** A JSON-RPC request on the network the transaction ran on. */
+type RpcRequest = (method: string, params: unknown[]) => Promise<unknown>;
+
+/**
+ * Hardhat 3's `ethers` (hre's, or a connection's): the matchers take it first, as
+ * hardhat-ethers-chai-matchers 3's changeEtherBalance does, since a test may hold several
+ * connections and only `ethers` says which one the transaction ran on.
+ */
+interface ConnectionEthers {
+  getSigners(): Promise<unknown[]>;
+  provider: { send(method: string, params: unknown[]): Promise<unknown> };
+}
+
+function isConnectionEthers(value: unknown): value is ConnectionEthers {
+  const candidate = value as Partial<ConnectionEthers> | null;
+  return typeof candidate === "object" && candidate !== null && typeof candidate.getSigners === "function" && typeof candidate.provider?.send === "function";
+}
+
+/** Hardhat 2's single network provider, read when a matcher runs (Hardhat 2 only). */
+async function hardhat2Request(): Promise<RpcRequest> {
+  const hre = (await import("hardhat")) as unknown as { network: { provider: { request(args: { method: string; params: unknown[] }): Promise<unknown> } } };
   const provider = hre.network.provider;
+  return (method, params) => provider.request({ method, params });
+}
+
+/** The matcher's arguments with Hardhat 3's leading `ethers`, if given, turned into the request it reads through. */
+async function requestAndArguments<T extends unknown[]>(args: unknown[]): Promise<{ request: RpcRequest; rest: T }> {
+  if (isConnectionEthers(args[0])) {
+    const provider = args[0].provider;
+    return { request: (method, params) => provider.send(method, params), rest: args.slice(1) as T };
+  }
+  return { request: await hardhat2Request(), rest: args as T };
+}
+
+/** Change of each account's asset balance across the transaction's block (which must hold only it). */
+async function assetBalanceChanges(request: RpcRequest, subject: unknown, accounts: AccountLike[], assetIdHex: string): Promise<{ changes: bigint[]; addresses: string[] }> {
   const receipt = await receiptOf(subject);
-  const block = (await provider.request({ method: "eth_getBlockByHash", params: [receipt.blockHash, false] })) as { transactions: string[] };
+  const block = (await request("eth_getBlockByHash", [receipt.blockHash, false])) as { transactions: string[] };
   if (block.transactions.length !== 1) {
     throw new Error(`changeAssetBalance needs the transaction alone in its block, but block ${receipt.blockNumber} has ${block.transactions.length}`);
   }
   const addresses = await Promise.all(accounts.map(addressOf));
-  const read = async (address: string, blockNumber: number) =>
-    BigInt((await provider.request({ method: "eth_getAssetBalance", params: [address, `0x${blockNumber.toString(16)}`, assetIdHex] })) as string);
+  const read = async (address: string, blockNumber: number) => BigInt((await request("eth_getAssetBalance", [address, `0x${blockNumber.toString(16)}`, assetIdHex])) as string);
   const changes = await Promise.all(addresses.map(async (a) => (await read(a, receipt.blockNumber)) - (await read(a, receipt.blockNumber - 1))));
   return { changes, addresses };
 }
@@ -73,10 +104,11 @@ function settle(context: ChaiAssertionContext, promise: Promise<void>): ChaiAsse
 }
 
 /** The chai plugin: `chai.use(nativeAssetMatchers)`. */
-export function nativeAssetMatchers(chai: { Assertion: { addMethod(name: string, fn: (this: ChaiAssertionContext, ...args: never[]) => unknown): void } }): void {
-  chai.Assertion.addMethod("changeAssetBalance", function (this: ChaiAssertionContext, account: AccountLike, assetId: AssetIdLike, delta: bigint | number | ((change: bigint) => boolean)) {
-    const { hex, label } = normaliseAssetId(assetId);
-    const promise = assetBalanceChanges(this._obj, [account], hex).then(({ changes: [change], addresses: [address] }) => {
+export function nativeAssetMatchers(chai: { Assertion: { addMethod(name: string, fn: (this: ChaiAssertionContext, ...args: unknown[]) => unknown): void } }): void {
+  chai.Assertion.addMethod("changeAssetBalance", function (this: ChaiAssertionContext, ...args: unknown[]) {
+    const promise = requestAndArguments<[AccountLike, AssetIdLike, bigint | number | ((change: bigint) => boolean)]>(args).then(async ({ request, rest: [account, assetId, delta] }) => {
+      const { hex, label } = normaliseAssetId(assetId);
+      const { changes: [change], addresses: [address] } = await assetBalanceChanges(request, this._obj, [account], hex);
       if (typeof delta === "function") {
         this.assert(delta(change!), `Expected the balance of asset ${label} for ${address} to satisfy the predicate, but it didn't (change: ${change})`, `Expected the balance of asset ${label} for ${address} NOT to satisfy the predicate, but it did (change: ${change})`);
       } else {
@@ -86,12 +118,15 @@ export function nativeAssetMatchers(chai: { Assertion: { addMethod(name: string,
     return settle(this, promise);
   });
 
-  chai.Assertion.addMethod("changeAssetBalances", function (this: ChaiAssertionContext, accounts: AccountLike[], assetId: AssetIdLike, deltas: (bigint | number)[] | ((changes: bigint[]) => boolean)) {
+  chai.Assertion.addMethod("changeAssetBalances", function (this: ChaiAssertionContext, ...args: unknown[]) {
+    const ethersFirst = isConnectionEthers(args[0]);
+    const [accounts, , deltas] = (ethersFirst ? args.slice(1) : args) as [AccountLike[], AssetIdLike, (bigint | number)[] | ((changes: bigint[]) => boolean)];
     if (Array.isArray(deltas) && deltas.length !== accounts.length) {
       throw new Error(`The number of accounts (${accounts.length}) is different from the number of expected balance changes (${deltas.length})`);
     }
-    const { hex, label } = normaliseAssetId(assetId);
-    const promise = assetBalanceChanges(this._obj, accounts, hex).then(({ changes, addresses }) => {
+    const promise = requestAndArguments<[AccountLike[], AssetIdLike, typeof deltas]>(args).then(async ({ request, rest: [, assetId] }) => {
+      const { hex, label } = normaliseAssetId(assetId);
+      const { changes, addresses } = await assetBalanceChanges(request, this._obj, accounts, hex);
       if (typeof deltas === "function") {
         this.assert(deltas(changes), `Expected the balance changes of asset ${label} to satisfy the predicate, but they didn't (changes: ${changes})`, `Expected the balance changes of asset ${label} NOT to satisfy the predicate, but they did`);
       } else {

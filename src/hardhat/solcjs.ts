@@ -1,19 +1,12 @@
-import path from "node:path";
+import { solcjsCompilerPath, solcjsVersion } from "./solc-bundle";
 import { subtask } from "hardhat/config";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
 
 /**
- * Points Hardhat at the solc-js build shipped in the npm `solc` package, so Solidity
- * compiles offline: Hardhat would otherwise download a compiler on first use.
- *
- * `solc` is a dependency of nativekit (pinned: its soljson is the compiler), so it is installed
- * in every project that installs nativekit, and resolved from here it is nativekit's own copy —
- * not the `solc` Hardhat depends on, which is another version.
+ * Hardhat 2: points the compile task at the solc-js build nativekit brings (solc-bundle.ts), so
+ * Solidity compiles offline.
  */
-export function solcjsVersion(): string {
-  // The npm package version is "0.8.x"; its soljson is the matching compiler build.
-  return (require("solc/package.json") as { version: string }).version;
-}
+export { solcjsVersion } from "./solc-bundle";
 
 subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args: { solcVersion: string }, _hre, runSuper) => {
   const bundled = solcjsVersion();
@@ -29,7 +22,7 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args: { solcVersion: string
       throw error;
     }
   }
-  const compilerPath = path.join(path.dirname(require.resolve("solc/package.json")), "soljson.js");
+  const compilerPath = solcjsCompilerPath();
   const solc = require("solc") as { version(): string };
   return { compilerPath, isSolcJs: true, version: bundled, longVersion: solc.version() };
 });

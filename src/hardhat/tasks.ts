@@ -1,4 +1,3 @@
-import path from "node:path";
 import { task, types } from "hardhat/config";
 import { HardhatPluginError } from "hardhat/plugins";
 import type { HardhatRuntimeEnvironment } from "hardhat/types";
@@ -6,13 +5,6 @@ import type { ActionContext } from "./actions";
 import { NATIVEKIT_NETWORK } from "./config";
 
 const PLUGIN = "nativekit";
-
-/** The platform genesis of a `--genesis-file` flag, read as `nativekit node` reads it. */
-async function platformGenesisOf(file: string | undefined): Promise<{ platformGenesis?: Awaited<ReturnType<typeof import("../cli/main").readGenesis>> }> {
-  if (file === undefined) return {};
-  const { readGenesis } = await import("../cli/main");
-  return { platformGenesis: await readGenesis(file) };
-}
 
 function context(hre: HardhatRuntimeEnvironment): ActionContext {
   return { provider: hre.network.provider, print: (line) => console.log(line) };
@@ -36,18 +28,8 @@ task("nativekit:node", "Serves the nativekit simulator over HTTP on /ext/bc/C/rp
   .addOptionalParam("port", "Port to listen on", 9650, types.int)
   .addOptionalParam("host", "Address to bind", "127.0.0.1", types.string)
   .setAction(async (args: { port: number; host: string }, hre) => {
-    const { runCli, processSignals } = await import("../cli/cli");
-    const { startCliNode } = await import("../cli/main");
-    const { networkEngineOptions } = await import("./network-options");
-    const options = networkEngineOptions(hre.config.nativekit, (line) => console.log(line));
-    const genesisFile = hre.config.nativekit.genesisFile;
-    const genesisArgs = genesisFile === undefined ? [] : ["--genesis-file", path.resolve(hre.config.paths.root, genesisFile)];
-    const code = await runCli(["node", "--port", String(args.port), "--host", args.host, ...genesisArgs], {
-      createNode: async (flags) => startCliNode({ ...options, ...(await platformGenesisOf(flags.genesisFile)) }),
-      stdout: (s) => process.stdout.write(s),
-      stderr: (s) => process.stderr.write(s),
-      onSignal: processSignals,
-    });
+    const { runNodeTask } = await import("./node-task");
+    const code = await runNodeTask(hre.config.nativekit, hre.config.paths.root, args);
     if (code !== 0) throw new HardhatPluginError(PLUGIN, `the node stopped with exit code ${code}`);
   });
 

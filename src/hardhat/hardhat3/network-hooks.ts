@@ -1,0 +1,84 @@
+/**
+ * Hardhat 3's network hooks: every request of a connection to a nativekit network is answered by
+ * an in-process engine of that connection's own, so each `network.create()` gets a fresh chain
+ * (Hardhat 3's semantics for simulated networks) and `getOrCreate` shares one; the engine goes
+ * with its connection when the connection closes. Requests of other networks pass through.
+ *
+ * The handler answers before Hardhat's own request handlers (a plugin's handlers run before the
+ * built-in ones), as the Hardhat 2 plugin replaced the provider: the engine fills senders, gas
+ * prices and nonces itself, as Hardhat's network does. A transaction that names no gas limit
+ * gets the configured one (`nativekit.gas`, the block gas limit by default) instead of an
+ * eth_estimateGas first, as Hardhat's network does.
+ */
+import type { NativeProvider } from "../../engine";
+import type { Hardhat3Modules, HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection, NetworkHooks } from "./types";
+
+/** The answer of a request the engine refused: its JSON-RPC code, message and data, unchanged. */
+function errorResponse(request: JsonRpcRequest, error: unknown): JsonRpcResponse {
+  const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+  if (typeof code !== "number" || typeof message !== "string") throw error;
+  return { jsonrpc: "2.0", id: request.id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+/** eth_sendTransaction without a gas limit gets the fixed one, when the config has one. */
+function withDefaultGas(request: JsonRpcRequest, gas: "auto" | number): unknown[] | undefined {
+  const params = Array.isArray(request.params) ? request.params : request.params === undefined ? undefined : [request.params];
+  if (gas === "auto" || request.method !== "eth_sendTransaction" || params === undefined) return params;
+  const [transaction, ...rest] = params as [Record<string, unknown> | undefined, ...unknown[]];
+  if (typeof transaction !== "object" || transaction === null || transaction.gas !== undefined) return params;
+  return [{ ...transaction, gas: `0x${gas.toString(16)}` }, ...rest];
+}
+
+export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">): Partial<NetworkHooks> {
+  const engines = new WeakMap<NetworkConnection, Promise<NativeProvider>>();
+  let matchersRegistered: Promise<void> | undefined;
+
+  async function registerMatchers(): Promise<void> {
+    const chai = await modules.importChai();
+    if (chai === undefined) return;
+    const { nativeAssetMatchers } = await import("../matchers");
+    chai.use(nativeAssetMatchers as never);
+  }
+
+  async function createEngine(context: HookContext): Promise<NativeProvider> {
+    const { createNativeProvider } = await import("../../engine/provider");
+    const { networkEngineOptions } = await import("../network-options");
+    const config = context.config.nativekit;
+    const log = config.loggingEnabled ? (line: string) => console.log(line) : () => {};
+    return createNativeProvider(networkEngineOptions(config, log));
+  }
+
+  function engineOf(context: HookContext, connection: NetworkConnection): Promise<NativeProvider> {
+    let engine = engines.get(connection);
+    if (engine === undefined) {
+      engine = createEngine(context);
+      engines.set(connection, engine);
+    }
+    return engine;
+  }
+
+  return {
+    async newConnection(context, next) {
+      // As hardhat-ethers-chai-matchers registers its own: once, when a test first connects.
+      matchersRegistered ??= registerMatchers();
+      await matchersRegistered;
+      return next(context);
+    },
+
+    async onRequest(context, connection, request, next) {
+      if (!context.config.nativekit.inProcessNetworks.includes(connection.networkName)) return next(context, connection, request);
+      const engine = await engineOf(context, connection);
+      try {
+        const result = await engine.request({ method: request.method, params: withDefaultGas(request, context.config.nativekit.gas) });
+        return { jsonrpc: "2.0", id: request.id, result };
+      } catch (error) {
+        return errorResponse(request, error);
+      }
+    },
+
+    async closeConnection(context, connection, next) {
+      engines.delete(connection);
+      return next(context, connection);
+    },
+  };
+}

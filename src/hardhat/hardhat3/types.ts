@@ -1,0 +1,133 @@
+/**
+ * The parts of Hardhat 3's plugin API this plugin uses, as structural types. This repository
+ * builds against Hardhat 2 (its devDependency), so Hardhat 3's own declarations are not at hand
+ * at compile time; the shapes below are the ones hardhat 3.18 declares (hardhat/types/plugins,
+ * hooks, config, network, tasks), reduced to the fields read or written here. The published
+ * types of the plugin (src/hardhat/index.d.mts) use Hardhat 3's own declarations.
+ */
+import type { NativekitConfig, NativekitUserConfig } from "../config";
+
+export interface Hardhat3NetworkUserConfig {
+  type?: string;
+  url?: unknown;
+  [field: string]: unknown;
+}
+
+export interface Hardhat3UserConfig {
+  networks?: Record<string, Hardhat3NetworkUserConfig>;
+  nativekit?: NativekitUserConfig;
+  [field: string]: unknown;
+}
+
+export interface Hardhat3CompilerConfig {
+  type?: string;
+  version: string;
+  path?: string;
+}
+
+export interface Hardhat3ResolvedConfig {
+  paths: { root: string; cache: string };
+  solidity?: {
+    profiles: Record<string, { compilers: Hardhat3CompilerConfig[]; overrides: Record<string, Hardhat3CompilerConfig> }>;
+    npmFilesToBuild?: string[];
+  };
+  nativekit: Hardhat3NativekitConfig;
+  [field: string]: unknown;
+}
+
+/** The resolved `nativekit` config, with the names of the networks this plugin answers in process. */
+export interface Hardhat3NativekitConfig extends NativekitConfig {
+  inProcessNetworks: string[];
+}
+
+export interface ConfigValidationError {
+  path: Array<string | number>;
+  message: string;
+}
+
+export interface HookContext {
+  config: Hardhat3ResolvedConfig;
+}
+
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: number | string;
+  method: string;
+  params?: unknown[] | object;
+}
+
+export type JsonRpcResponse =
+  | { jsonrpc: "2.0"; id: number | string | null; result: unknown }
+  | { jsonrpc: "2.0"; id: number | string | null; error: { code: number; message: string; data?: unknown } };
+
+export interface Eip1193Provider {
+  request(args: { method: string; params?: unknown[] | object }): Promise<unknown>;
+}
+
+export interface NetworkConnection {
+  id: number;
+  networkName: string;
+  provider: Eip1193Provider;
+  close(): Promise<void>;
+}
+
+export interface ConfigHooks {
+  extendUserConfig(config: Hardhat3UserConfig, next: (config: Hardhat3UserConfig) => Promise<Hardhat3UserConfig>): Promise<Hardhat3UserConfig>;
+  validateUserConfig(config: Hardhat3UserConfig): Promise<ConfigValidationError[]>;
+  resolveUserConfig(
+    userConfig: Hardhat3UserConfig,
+    resolveConfigurationVariable: unknown,
+    next: (userConfig: Hardhat3UserConfig, resolveConfigurationVariable: unknown) => Promise<Hardhat3ResolvedConfig>,
+  ): Promise<Hardhat3ResolvedConfig>;
+}
+
+export interface NetworkHooks {
+  newConnection(context: HookContext, next: (context: HookContext) => Promise<NetworkConnection>): Promise<NetworkConnection>;
+  onRequest(
+    context: HookContext,
+    connection: NetworkConnection,
+    request: JsonRpcRequest,
+    next: (context: HookContext, connection: NetworkConnection, request: JsonRpcRequest) => Promise<JsonRpcResponse>,
+  ): Promise<JsonRpcResponse>;
+  closeConnection(context: HookContext, connection: NetworkConnection, next: (context: HookContext, connection: NetworkConnection) => Promise<void>): Promise<void>;
+}
+
+/** What a task's action receives of the runtime environment. */
+export interface Hardhat3Runtime {
+  config: Hardhat3ResolvedConfig;
+  network: { create(): Promise<NetworkConnection> };
+  artifacts: { readArtifact(name: string): Promise<{ abi: unknown[]; bytecode: string }> };
+}
+
+export type TaskAction = (args: Record<string, unknown>, hre: Hardhat3Runtime) => Promise<unknown>;
+
+export interface TaskBuilder {
+  addOption(option: { name: string; description?: string; type?: string; defaultValue?: unknown }): TaskBuilder;
+  setAction(action: () => Promise<{ default: TaskAction }>): TaskBuilder;
+  build(): unknown;
+}
+
+/** What the ESM entry (index.mjs) hands over from Hardhat 3's own modules and the project's chai. */
+export interface Hardhat3Modules {
+  task(id: string, description: string): TaskBuilder;
+  /** hardhat/types/arguments' ArgumentType (its values are the type names). */
+  argumentTypes: { STRING: string; INT: string; STRING_WITHOUT_DEFAULT: string };
+  /** hardhat/plugins' HardhatPluginError. */
+  pluginError: new (pluginId: string, message: string) => Error;
+  /** Imports the project's chai (ESM from chai 5 on), or undefined when it has none. */
+  importChai(): Promise<ChaiLike | undefined>;
+}
+
+export interface ChaiLike {
+  use(plugin: (chai: never, utils: never) => void): unknown;
+}
+
+export interface Hardhat3Plugin {
+  id: string;
+  npmPackage: string;
+  hookHandlers: {
+    config: () => Promise<{ default: () => Promise<Partial<ConfigHooks>> }>;
+    network: () => Promise<{ default: () => Promise<Partial<NetworkHooks>> }>;
+  };
+  tasks: unknown[];
+}
