@@ -14,7 +14,7 @@
 import { AssertionError } from "node:assert";
 
 export interface Eip1193Requester {
-  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
+  request(args: { method: string; params?: unknown }): Promise<unknown>;
 }
 
 /** A transaction hash, a promise of one (what viem's write actions return), or a function returning either. */

@@ -33,7 +33,18 @@ import { builtinModules } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import {
+  copyTemplate,
+  hardhat3PackageJson,
+  HARDHAT3_TEMPLATE_PACKAGES,
+  installedNodeBinary,
+  node22BinDirectory,
+  node22Package,
+  runsHardhat3,
+  type Hardhat3Template,
+} from "./hardhat3-project";
 import { USER_COMPILER_OPTIONS, userProjectFiles, USER_TEST_COUNT } from "./user-project";
+import { HARDHAT3_TEST_COUNTS, hardhat3ProjectFiles } from "./user-project-hardhat3";
 
 const REPO = path.resolve(__dirname, "..", "..");
 const PREFIX = "    | ";
@@ -338,6 +349,104 @@ function checkTarball(unpacked: string, pkg: PackageJson): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Steps shared by the Hardhat 2 and Hardhat 3 projects.
+
+/**
+ * Runs `npx hardhat <args>` in `project` offline as far as compilers go: a proxy of ours is in
+ * front of every download and must see no request, and Hardhat's compiler cache must stay empty.
+ * Returns the output of a run that exited 0.
+ */
+async function hardhatTestOffline(project: string, args: string[], baseEnv: NodeJS.ProcessEnv, home: string): Promise<string> {
+  const proxy = await startRefusingProxy();
+  try {
+    const env: NodeJS.ProcessEnv = {
+      ...baseEnv,
+      XDG_CACHE_HOME: path.join(home, "cache"),
+      XDG_CONFIG_HOME: path.join(home, "config"),
+      XDG_DATA_HOME: path.join(home, "data"),
+      http_proxy: proxy.url,
+      https_proxy: proxy.url,
+      HTTP_PROXY: proxy.url,
+      HTTPS_PROXY: proxy.url,
+      HARDHAT_DISABLE_TELEMETRY_PROMPT: "true",
+    };
+    delete env.NO_PROXY;
+    delete env.no_proxy;
+    const result = await run("npx", ["--no-install", "hardhat", ...args], { cwd: project, env, timeoutMs: 15 * 60_000 });
+    check(proxy.requests.length === 0, `Hardhat tried to download: ${proxy.requests.join("; ")}`);
+    const hardhatCache = path.join(home, "cache", "hardhat-nodejs");
+    const downloaded = (fs.existsSync(hardhatCache) ? fs.readdirSync(hardhatCache) : [])
+      .filter((name) => name.startsWith("compilers"))
+      .flatMap((name) => listFiles(path.join(hardhatCache, name)).map((f) => `${name}/${f}`));
+    check(downloaded.length === 0, `Hardhat's compiler cache is not empty: ${downloaded.slice(0, 5).join(", ")}`);
+    check(result.code === 0, `npx hardhat ${args.join(" ")} exited with ${result.code ?? result.signal}`);
+    return result.output;
+  } finally {
+    await proxy.close();
+  }
+}
+
+/** `npx nativekit node` in `project` answers eth_chainId, stops on SIGTERM to its pid, leaves nothing behind. */
+async function nodeAnswersAndStops(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/ext/bc/C/rpc`;
+  const { child } = start("npx", ["--no-install", "nativekit", "node", "--port", String(port)], project, env);
+  const group = child.pid!;
+  let exited: [number | null, NodeJS.Signals | null] | undefined;
+  const exit = new Promise<void>((resolve) => child.on("close", (code, signal) => { exited = [code, signal]; resolve(); }));
+  try {
+    let chainId: unknown;
+    const deadline = Date.now() + 90_000;
+    while (chainId === undefined && exited === undefined && Date.now() < deadline) {
+      chainId = await rpc(url, "eth_chainId").catch(() => undefined);
+      if (chainId === undefined) await sleep(250);
+    }
+    check(exited === undefined, `the node exited before answering (${exited?.[0] ?? exited?.[1]})`);
+    check(chainId === "0xa868", `eth_chainId on ${url}: ${String(chainId ?? "no answer in 90 s")}, expected 0xa868 (43112)`);
+
+    // npx runs the bin as npm exec → sh -c → node; SIGTERM goes to the node process, the
+    // server itself (npm hands a SIGTERM of its own to the sh, which dies without passing it on).
+    const servers = processesInGroup(group).filter((p) => /^\d+ \S*node \S*nativekit(\.js)? node\b/.test(p));
+    check(servers.length === 1, `expected one node process running the CLI under npx, found: ${processesInGroup(group).join("; ")}`);
+    const pid = Number(servers[0]!.split(" ")[0]);
+    console.log(`  eth_chainId on ${url}: ${String(chainId)}; SIGTERM to pid ${pid}`);
+    process.kill(pid, "SIGTERM");
+    await Promise.race([exit, sleep(30_000)]);
+    check(exited !== undefined, `npx nativekit node still runs 30 s after SIGTERM to pid ${pid}`);
+    check(exited[0] === 0, `npx nativekit node ended with ${exited[0] ?? exited[1]}, expected exit code 0`);
+    let left = processesInGroup(group);
+    for (let i = 0; i < 20 && left.length > 0; i++) {
+      await sleep(250);
+      left = processesInGroup(group);
+    }
+    check(left.length === 0, `processes left behind: ${left.join("; ")}`);
+    check(await portIsClosed(port), `port ${port} still accepts connections`);
+  } finally {
+    killGroup(child, "SIGKILL");
+  }
+}
+
+/**
+ * A directory whose `node` is a Node.js Hardhat 3 runs on (22.13+), to put first on PATH:
+ * NATIVEKIT_NODE22's binary, this Node.js if it is new enough, else the node-<os>-<cpu>
+ * package of the npm registry installed under `prefix`.
+ */
+async function node22Directory(prefix: string, npmCache: string | undefined): Promise<string> {
+  const chosen = process.env.NATIVEKIT_NODE22;
+  if (chosen) return node22BinDirectory(prefix, chosen);
+  if (runsHardhat3(process.version)) return path.dirname(process.execPath);
+  const pkg = node22Package();
+  fs.mkdirSync(prefix, { recursive: true });
+  const args = ["install", "--prefix", prefix, "--no-save", "--prefer-offline", "--no-audit", "--no-fund", ...(npmCache ? ["--cache", npmCache] : []), pkg];
+  await runOk("npm", args, { cwd: prefix, env: userEnv(), timeoutMs: 10 * 60_000 });
+  const bin = node22BinDirectory(prefix, installedNodeBinary(prefix, pkg));
+  const version = execFileSync(path.join(bin, "node"), ["--version"], { encoding: "utf8" }).trim();
+  check(runsHardhat3(version), `${pkg} runs Node.js ${version}, Hardhat 3 needs 22.13 or newer`);
+  console.log(`  ${pkg}: Node.js ${version}`);
+  return bin;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The journey.
 
 interface Lock {
@@ -409,6 +518,76 @@ async function main(): Promise<number> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
 
+  let node22Bin = "";
+  /** The environment of a Hardhat 3 project's commands: Node.js 22 first on PATH (npm included). */
+  const hardhat3Env = () => userEnv({ PATH: `${node22Bin}${path.delimiter}${process.env.PATH ?? ""}` });
+
+  /** A fresh Hardhat 3 project from one of its templates: install, test offline, type-check, tasks, the CLI. */
+  function hardhat3Steps(template: Hardhat3Template): Step[] {
+    const dir = path.join(root, `hardhat3-${template}`);
+    const runner = template === "mocha-ethers" ? "mocha" : "nodejs";
+    return [
+      {
+        name: `a fresh Hardhat 3 project (${template} template) installs the tarball with a plain npm install`,
+        async run() {
+          check(solcVersion !== undefined, "solc is not among package.json's dependencies");
+          fs.mkdirSync(dir, { recursive: true });
+          fs.writeFileSync(path.join(dir, "package.json"), hardhat3PackageJson(`my-native-dapp-${template}`));
+          // Under Node.js 22: npm run by Node 20 skips Hardhat 3's simulator binary (its engines say node >= 22).
+          const args = ["install", "--save-dev", "--no-audit", "--no-fund", ...(npmCache ? ["--cache", npmCache] : []), tarball, ...HARDHAT3_TEMPLATE_PACKAGES[template]];
+          await runOk("npm", args, { cwd: dir, env: hardhat3Env(), timeoutMs: 20 * 60_000 });
+          copyTemplate(path.join(dir, "node_modules", "hardhat"), template, dir);
+          // The template's Solidity test imports forge-std, a GitHub dependency (no registry here),
+          // and its Counter asks for a newer solc than the one nativekit bundles.
+          fs.rmSync(path.join(dir, "contracts", "Counter.t.sol"), { force: true });
+          const counter = path.join(dir, "contracts", "Counter.sol");
+          fs.writeFileSync(counter, fs.readFileSync(counter, "utf8").replace(/pragma solidity [^;]+;/, `pragma solidity ^${solcVersion};`));
+          for (const [file, content] of Object.entries(hardhat3ProjectFiles(template, solcVersion))) {
+            fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+            fs.writeFileSync(path.join(dir, file), content);
+          }
+          check(readJson<PackageJson>(path.join(dir, "node_modules", "nativekit", "package.json")).version === pkg.version, "node_modules/nativekit is not the packed version");
+        },
+      },
+      {
+        name: `npx hardhat test ${runner} --network nativekit passes in the ${template} project, compiling offline`,
+        async run() {
+          const output = await hardhatTestOffline(dir, ["test", runner, "--network", "nativekit"], hardhat3Env(), path.join(dir, ".home"));
+          const expected = HARDHAT3_TEST_COUNTS[template];
+          const passing = Number(output.match(/^\s*(\d+) passing/m)?.[1] ?? 0);
+          check(/Compiled \d+ Solidity files? with solc/.test(output), `npx hardhat test did not compile the contracts`);
+          check(passing === expected, `npx hardhat test ${runner}: ${passing} passing, expected ${expected}`);
+          check(!/^\s*\d+ (failing|pending|skipped)/m.test(output), "npx hardhat test has failing, pending or skipped tests");
+        },
+      },
+      {
+        name: `the ${template} project's config and tests type-check with nativekit's types (npx tsc --noEmit)`,
+        async run() {
+          await runOk("npx", ["--no-install", "tsc", "--noEmit"], { cwd: dir, env: hardhat3Env(), timeoutMs: 5 * 60_000 });
+        },
+      },
+      ...(template === "mocha-ethers"
+        ? [
+            {
+              name: "npx hardhat nativekit:balance runs as a Hardhat 3 task, and names a missing flag",
+              async run() {
+                const account = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+                const asset = "0x" + "5a".repeat(32);
+                const output = await runOk("npx", ["--no-install", "hardhat", "nativekit:balance", "--account", account, "--asset", asset, "--network", "nativekit"], { cwd: dir, env: hardhat3Env(), timeoutMs: 5 * 60_000 });
+                check(output.includes(`${account} holds 0 of asset`), "nativekit:balance did not print the balance");
+                const missing = await run("npx", ["--no-install", "hardhat", "nativekit:balance", "--network", "nativekit"], { cwd: dir, env: hardhat3Env(), timeoutMs: 5 * 60_000 });
+                check(missing.code !== 0 && missing.output.includes("--account is required"), "nativekit:balance without --account did not say it is required");
+              },
+            },
+            {
+              name: "npx nativekit node in the Hardhat 3 project answers eth_chainId, stops on SIGTERM, leaves no process",
+              run: () => nodeAnswersAndStops(dir, hardhat3Env()),
+            },
+          ]
+        : []),
+    ];
+  }
+
   const steps: Step[] = [
     {
       name: "npm pack builds the package",
@@ -470,79 +649,25 @@ async function main(): Promise<number> {
     {
       name: "npx hardhat test passes on the nativekit network, compiling offline",
       async run() {
-        const proxy = await startRefusingProxy();
-        try {
-          const env = userEnv({
-            XDG_CACHE_HOME: path.join(home, "cache"),
-            XDG_CONFIG_HOME: path.join(home, "config"),
-            XDG_DATA_HOME: path.join(home, "data"),
-            http_proxy: proxy.url,
-            https_proxy: proxy.url,
-            HTTP_PROXY: proxy.url,
-            HTTPS_PROXY: proxy.url,
-            NO_PROXY: undefined,
-            no_proxy: undefined,
-            HARDHAT_DISABLE_TELEMETRY_PROMPT: "true",
-          });
-          const result = await run("npx", ["--no-install", "hardhat", "test"], { cwd: project, env, timeoutMs: 15 * 60_000 });
-          check(proxy.requests.length === 0, `Hardhat tried to download: ${proxy.requests.join("; ")}`);
-          const hardhatCache = path.join(home, "cache", "hardhat-nodejs");
-          const downloaded = (fs.existsSync(hardhatCache) ? fs.readdirSync(hardhatCache) : [])
-            .filter((name) => name.startsWith("compilers"))
-            .flatMap((name) => listFiles(path.join(hardhatCache, name)).map((f) => `${name}/${f}`));
-          check(downloaded.length === 0, `Hardhat's compiler cache is not empty: ${downloaded.slice(0, 5).join(", ")}`);
-          check(result.code === 0, `npx hardhat test exited with ${result.code ?? result.signal}`);
-          check(/Compiled \d+ Solidity files? successfully/.test(result.output), "npx hardhat test did not compile the contracts");
-          const passing = Number(result.output.match(/^\s*(\d+) passing/m)?.[1] ?? 0);
-          check(passing === USER_TEST_COUNT, `npx hardhat test: ${passing} passing, expected ${USER_TEST_COUNT}`);
-          check(!/^\s*\d+ (failing|pending)/m.test(result.output), "npx hardhat test has failing or pending tests");
-          check(fs.existsSync(path.join(project, "artifacts", "contracts", "AssetForwarder.sol", "AssetForwarder.json")), "no artifact for AssetForwarder");
-        } finally {
-          await proxy.close();
-        }
+        const output = await hardhatTestOffline(project, ["test"], userEnv(), home);
+        const passing = Number(output.match(/^\s*(\d+) passing/m)?.[1] ?? 0);
+        check(/Compiled \d+ Solidity files? successfully/.test(output), "npx hardhat test did not compile the contracts");
+        check(passing === USER_TEST_COUNT, `npx hardhat test: ${passing} passing, expected ${USER_TEST_COUNT}`);
+        check(!/^\s*\d+ (failing|pending)/m.test(output), "npx hardhat test has failing or pending tests");
+        check(fs.existsSync(path.join(project, "artifacts", "contracts", "AssetForwarder.sol", "AssetForwarder.json")), "no artifact for AssetForwarder");
       },
     },
     {
       name: "npx nativekit node answers eth_chainId, stops on SIGTERM, leaves no process",
+      run: () => nodeAnswersAndStops(project, userEnv()),
+    },
+    {
+      name: "Node.js 22 for the Hardhat 3 projects, from the npm registry",
       async run() {
-        const port = await freePort();
-        const url = `http://127.0.0.1:${port}/ext/bc/C/rpc`;
-        const { child } = start("npx", ["--no-install", "nativekit", "node", "--port", String(port)], project, userEnv());
-        const group = child.pid!;
-        let exited: [number | null, NodeJS.Signals | null] | undefined;
-        const exit = new Promise<void>((resolve) => child.on("close", (code, signal) => { exited = [code, signal]; resolve(); }));
-        try {
-          let chainId: unknown;
-          const deadline = Date.now() + 90_000;
-          while (chainId === undefined && exited === undefined && Date.now() < deadline) {
-            chainId = await rpc(url, "eth_chainId").catch(() => undefined);
-            if (chainId === undefined) await sleep(250);
-          }
-          check(exited === undefined, `the node exited before answering (${exited?.[0] ?? exited?.[1]})`);
-          check(chainId === "0xa868", `eth_chainId on ${url}: ${String(chainId ?? "no answer in 90 s")}, expected 0xa868 (43112)`);
-
-          // npx runs the bin as npm exec → sh -c → node; SIGTERM goes to the node process, the
-          // server itself (npm hands a SIGTERM of its own to the sh, which dies without passing it on).
-          const servers = processesInGroup(group).filter((p) => /^\d+ \S*node \S*nativekit(\.js)? node\b/.test(p));
-          check(servers.length === 1, `expected one node process running the CLI under npx, found: ${processesInGroup(group).join("; ")}`);
-          const pid = Number(servers[0]!.split(" ")[0]);
-          console.log(`  eth_chainId on ${url}: ${String(chainId)}; SIGTERM to pid ${pid}`);
-          process.kill(pid, "SIGTERM");
-          await Promise.race([exit, sleep(30_000)]);
-          check(exited !== undefined, `npx nativekit node still runs 30 s after SIGTERM to pid ${pid}`);
-          check(exited[0] === 0, `npx nativekit node ended with ${exited[0] ?? exited[1]}, expected exit code 0`);
-          let left = processesInGroup(group);
-          for (let i = 0; i < 20 && left.length > 0; i++) {
-            await sleep(250);
-            left = processesInGroup(group);
-          }
-          check(left.length === 0, `processes left behind: ${left.join("; ")}`);
-          check(await portIsClosed(port), `port ${port} still accepts connections`);
-        } finally {
-          killGroup(child, "SIGKILL");
-        }
+        node22Bin = await node22Directory(path.join(root, "node22"), npmCache);
       },
     },
+    ...(["mocha-ethers", "node-test-runner-viem"] as const).flatMap((template) => hardhat3Steps(template)),
   ];
 
   const outcomes: Outcome[] = [];

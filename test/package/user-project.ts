@@ -20,26 +20,8 @@ export const USER_COMPILER_OPTIONS = {
   resolveJsonModule: true,
 } as const;
 
-export function userProjectFiles(solcVersion: string): ProjectFiles {
-  return {
-    "package.json": JSON.stringify({ name: "my-native-dapp", version: "1.0.0", private: true, license: "MIT" }, null, 2) + "\n",
-
-    "tsconfig.json": JSON.stringify({ compilerOptions: USER_COMPILER_OPTIONS }, null, 2) + "\n",
-
-    "hardhat.config.ts": `import type { HardhatUserConfig } from "hardhat/config";
-import "@nomicfoundation/hardhat-toolbox";
-import "nativekit/hardhat";
-
-const config: HardhatUserConfig = {
-  // The solc version nativekit bundles (the npm solc package): it compiles offline.
-  solidity: { version: "${solcVersion}", settings: { evmVersion: "cancun" } },
-  nativekit: { loggingEnabled: false },
-};
-
-export default config;
-`,
-
-    "contracts/AssetForwarder.sol": `// SPDX-License-Identifier: MIT
+/** The user's contract: holds one native asset and passes it on (both Hardhat majors' projects). */
+export const ASSET_FORWARDER_SOL = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
 import {NativeAssets} from "nativekit/contracts/NativeAssets.sol";
@@ -71,7 +53,28 @@ contract AssetForwarder {
         NativeAssets.assetCall(address(wrapper), assetID, amount, abi.encodeCall(WrappedNativeAsset.deposit, ()));
     }
 }
+`;
+
+export function userProjectFiles(solcVersion: string): ProjectFiles {
+  return {
+    "package.json": JSON.stringify({ name: "my-native-dapp", version: "1.0.0", private: true, license: "MIT" }, null, 2) + "\n",
+
+    "tsconfig.json": JSON.stringify({ compilerOptions: USER_COMPILER_OPTIONS }, null, 2) + "\n",
+
+    "hardhat.config.ts": `import type { HardhatUserConfig } from "hardhat/config";
+import "@nomicfoundation/hardhat-toolbox";
+import "nativekit/hardhat";
+
+const config: HardhatUserConfig = {
+  // The solc version nativekit bundles (the npm solc package): it compiles offline.
+  solidity: { version: "${solcVersion}", settings: { evmVersion: "cancun" } },
+  nativekit: { loggingEnabled: false },
+};
+
+export default config;
 `,
+
+    "contracts/AssetForwarder.sol": ASSET_FORWARDER_SOL,
 
     "test/AssetForwarder.ts": `import { expect } from "chai";
 import { ethers, network } from "hardhat";
