@@ -13,6 +13,9 @@ declare global {
       changeAssetBalance(account: AccountLike, assetId: AssetIdLike, delta: bigint | number | ((change: bigint) => boolean)): AsyncAssertion;
       /** The transaction changes each account's balance of a native asset by the matching delta. */
       changeAssetBalances(accounts: AccountLike[], assetId: AssetIdLike, deltas: (bigint | number)[] | ((changes: bigint[]) => boolean)): AsyncAssertion;
+      /** Hardhat 3's form, `ethers` first (hre.ethers also has it in Hardhat 2). */
+      changeAssetBalance(ethers: ConnectionEthers, account: AccountLike, assetId: AssetIdLike, delta: bigint | number | ((change: bigint) => boolean)): AsyncAssertion;
+      changeAssetBalances(ethers: ConnectionEthers, accounts: AccountLike[], assetId: AssetIdLike, deltas: (bigint | number)[] | ((changes: bigint[]) => boolean)): AsyncAssertion;
     }
     // hardhat-chai-matchers declares this; repeated so the plugin also type-checks without it.
     interface AsyncAssertion extends Assertion, Promise<void> {}
@@ -51,7 +54,7 @@ type RpcRequest = (method: string, params: unknown[]) => Promise<unknown>;
  * hardhat-ethers-chai-matchers 3's changeEtherBalance does, since a test may hold several
  * connections and only `ethers` says which one the transaction ran on.
  */
-interface ConnectionEthers {
+export interface ConnectionEthers {
   getSigners(): Promise<unknown[]>;
   provider: { send(method: string, params: unknown[]): Promise<unknown> };
 }

@@ -70,7 +70,7 @@ export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">)
       const engine = await engineOf(context, connection);
       try {
         const result = await engine.request({ method: request.method, params: withDefaultGas(request, context.config.nativekit.gas) });
-        return { jsonrpc: "2.0", id: request.id, result };
+        return { jsonrpc: "2.0", id: request.id, result: result ?? null };
       } catch (error) {
         return errorResponse(request, error);
       }
