@@ -11,6 +11,8 @@
  *
  * `npm run bench -- suite` is the suite benchmark instead (bench/suite.ts): a dApp test file
  * run with `hardhat test` on nativekit's network and on Hardhat's, fresh processes, alternating.
+ * `npm run bench -- suite-hardhat3` runs its ERC-20 file the same way under Hardhat 3, in a
+ * project it builds from the packed package (bench/suite-hardhat3.ts).
  *
  * Progress goes to stderr; the table (or, with --json, the figures as JSON) to stdout.
  * Exits 0 when everything ran, whether or not the goals were met; 1 if something failed to
@@ -23,9 +25,11 @@ import { PEER_NAMES, type PeerName, type PeerProcess, type PeerSpec, anvilPeer, 
 import { COLD_CURVE_GROUP, type RoundTripResult, type TransferResult, TransferWorkload, runRoundTrips } from "./scenarios";
 import { SUITE_USAGE, measureSuites, parseSuiteOptions, printSuiteTable, stopSuiteProcesses } from "./suite";
 import { explorerBenchMain } from "./explorer";
+import { SUITE_HARDHAT3_USAGE, measureHardhat3Suite, parseHardhat3SuiteOptions, printHardhat3SuiteTable, stopHardhat3Processes } from "./suite-hardhat3";
 
 const USAGE = `Usage: npm run bench -- [options]
        npm run bench -- suite [options]     (the suite benchmark; see --help there)
+       npm run bench -- suite-hardhat3 [options]  (the same ERC-20 suite under Hardhat 3; see --help there)
        npm run bench -- explorer [options]  (the explorer's indexing benchmark; see --help there)
 
 Measures nativekit node against hardhat node (EDR) and anvil over JSON-RPC/HTTP.
@@ -398,6 +402,18 @@ async function suiteMain(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** `npm run bench -- suite-hardhat3 ...`: the ERC-20 suite under Hardhat 3 (bench/suite-hardhat3.ts). */
+async function suiteHardhat3Main(argv: string[]): Promise<number> {
+  const options = commandLine(() => parseHardhat3SuiteOptions(argv), SUITE_HARDHAT3_USAGE);
+  if (typeof options === "number") return options;
+  const started = Date.now();
+  const report = await measureHardhat3Suite(options);
+  progress(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (options.json) process.stdout.write(JSON.stringify({ environment: environment(), ...report }, null, 2) + "\n");
+  else printHardhat3SuiteTable(report);
+  return 0;
+}
+
 function environment(): Report["environment"] {
   const cpus = os.cpus();
   return { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: cpus.length, cpuModel: cpus[0]?.model ?? "?", loadAverage1mAtEnd: os.loadavg()[0]! };
@@ -406,6 +422,7 @@ function environment(): Report["environment"] {
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv[0] === "suite") return suiteMain(argv.slice(1));
+  if (argv[0] === "suite-hardhat3") return suiteHardhat3Main(argv.slice(1));
   if (argv[0] === "explorer") return explorerBenchMain(argv.slice(1));
   const options = commandLine(() => parseOptions(argv), USAGE);
   if (typeof options === "number") return options;
@@ -424,7 +441,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     if (interrupted) return;
     interrupted = true;
     progress(`${signal} received: stopping the processes this benchmark started...`);
-    void Promise.all([stopAll(), stopSuiteProcesses()]).finally(() => process.exit(130));
+    void Promise.all([stopAll(), stopSuiteProcesses(), stopHardhat3Processes()]).finally(() => process.exit(130));
   });
 }
 
@@ -435,7 +452,7 @@ main().then(
   async (e: unknown) => {
     if (interrupted) return;
     process.stderr.write(`[bench] failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    await Promise.all([stopAll(), stopSuiteProcesses()]);
+    await Promise.all([stopAll(), stopSuiteProcesses(), stopHardhat3Processes()]);
     process.exitCode = 1;
   },
 );

@@ -150,7 +150,7 @@ describe("Hardhat 3 network hooks", () => {
       const made: NetworkConnection[] = [];
       const next = async (ctx: HookContext) => {
         expect(ctx).to.equal(context);
-        const conn = connection();
+        const conn = connection("localhost");
         made.push(conn);
         return conn;
       };
@@ -161,16 +161,29 @@ describe("Hardhat 3 network hooks", () => {
       expect(imports).to.equal(1);
     });
 
+    it("declares an in-process connection a simulated network (so Ignition keeps no deployments of it) and leaves others as they are", async () => {
+      const hooks = createNetworkHooks({ importChai: async () => undefined }) as NetworkHooks;
+      const httpConfig = () => ({ type: "http", url: "http://nativekit.in-process.invalid", accounts: "remote" });
+      const inProcess = await hooks.newConnection(context, async () => ({ ...connection(), networkConfig: httpConfig() }));
+      const remote = await hooks.newConnection(context, async () => ({ ...connection("localhost"), networkConfig: httpConfig() }));
+      expect(inProcess.networkConfig).to.deep.equal({ ...httpConfig(), type: "edr-simulated" });
+      expect(remote.networkConfig).to.deep.equal(httpConfig());
+      // The engine it started at once is the one its requests reach.
+      const answer = await hooks.onRequest(context, inProcess, { jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }, unexpectedNext);
+      expect(answer).to.deep.equal({ jsonrpc: "2.0", id: 1, result: "0x0" });
+      await hooks.closeConnection(context, inProcess, async () => {});
+    });
+
     it("registers the matchers once when connections open concurrently", async () => {
       const { chai, used } = fakeChai();
       const hooks = createNetworkHooks({ importChai: async () => chai }) as NetworkHooks;
-      await Promise.all([1, 2, 3].map(() => hooks.newConnection(context, async () => connection())));
+      await Promise.all([1, 2, 3].map(() => hooks.newConnection(context, async () => connection("localhost"))));
       expect(used).to.have.length(1);
     });
 
     it("opens connections when the project has no chai", async () => {
       const hooks = createNetworkHooks({ importChai: async () => undefined }) as NetworkHooks;
-      const conn = connection();
+      const conn = connection("localhost");
       expect(await hooks.newConnection(context, async () => conn)).to.equal(conn);
       expect(await hooks.newConnection(context, async () => conn)).to.equal(conn);
     });

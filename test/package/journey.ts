@@ -31,7 +31,6 @@ import fs from "node:fs";
 import http from "node:http";
 import { builtinModules } from "node:module";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import {
   copyTemplate,
@@ -43,6 +42,8 @@ import {
   runsHardhat3,
   type Hardhat3Template,
 } from "./hardhat3-project";
+import { HARDHAT3_SUITE_NETWORKS, runHardhat3SuiteOnce, writeHardhat3SuiteFiles } from "../../bench/suite-hardhat3";
+import { scratchDirectory } from "./scratch";
 import { USER_COMPILER_OPTIONS, userProjectFiles, USER_TEST_COUNT } from "./user-project";
 import { HARDHAT3_TEST_COUNTS, hardhat3ProjectFiles } from "./user-project-hardhat3";
 
@@ -460,25 +461,6 @@ function locked(lock: Lock, name: string): string {
   return `${name}@${version}`;
 }
 
-/**
- * Where the temporary project goes: NATIVEKIT_JOURNEY_TMPDIR, else /dev/shm when it is a memory
- * file system with room (the project is ~30 000 files, 0.5 GB: on a busy disk, writing and
- * removing them takes minutes), else the system's temporary directory.
- */
-function scratchDirectory(): string {
-  const chosen = process.env.NATIVEKIT_JOURNEY_TMPDIR;
-  if (chosen) return chosen;
-  try {
-    const shm = "/dev/shm";
-    fs.accessSync(shm, fs.constants.W_OK);
-    const stats = fs.statfsSync(shm);
-    if (stats.bavail * stats.bsize > 4 * 1024 ** 3) return shm;
-  } catch {
-    // no /dev/shm here
-  }
-  return os.tmpdir();
-}
-
 interface Step {
   name: string;
   run(): Promise<void>;
@@ -499,7 +481,7 @@ async function main(): Promise<number> {
   const keep = process.env.NATIVEKIT_JOURNEY_KEEP === "1";
   const npmCache = process.env.NATIVEKIT_JOURNEY_NPM_CACHE;
 
-  const root = fs.mkdtempSync(path.join(scratchDirectory(), "nativekit-journey-"));
+  const root = fs.mkdtempSync(path.join(scratchDirectory("NATIVEKIT_JOURNEY_TMPDIR"), "nativekit-journey-"));
   const packDir = path.join(root, "pack");
   const unpacked = path.join(root, "unpacked");
   const project = path.join(root, "my-native-dapp");
@@ -582,6 +564,19 @@ async function main(): Promise<number> {
             {
               name: "npx nativekit node in the Hardhat 3 project answers eth_chainId, stops on SIGTERM, leaves no process",
               run: () => nodeAnswersAndStops(dir, hardhat3Env()),
+            },
+            {
+              // The Hardhat 3 suite benchmark's machinery in CI, its results checked (not its times).
+              name: "the Hardhat 3 suite benchmark's ERC-20 file runs there on both networks (its faucet tests, results checked)",
+              async run() {
+                writeHardhat3SuiteFiles(dir);
+                for (const network of HARDHAT3_SUITE_NETWORKS) {
+                  const ran = await runHardhat3SuiteOnce(dir, network, { grep: "faucet", expected: 5, nodeBinDirectory: node22Bin });
+                  // 1 deployment (loadFixture deploys once), 4 tests claim twice and 1 once; 2 are refused and mined reverting.
+                  check(ran.result.sent === 8 && ran.result.rejected === 2, `on ${network}: ${ran.result.sent} sent and ${ran.result.rejected} rejected, expected 8 and 2`);
+                  console.log(`  ${network}: 5 passing, ${ran.result.sent} sent, ${ran.result.rejected} rejected`);
+                }
+              },
             },
           ]
         : []),

@@ -79,12 +79,43 @@ describe("AssetForwarder on the nativekit network (Hardhat 3)", function () {
     await expect(alice.sendTransaction({ to: bob.address, value: 5n })).to.changeEtherBalances(ethers, [alice, bob], [-5n, 5n]);
   });
 
-  it("deploys a WrappedNativeAsset with nativekit's Ignition module", async function () {
-    const { wrapper } = await ignition.deploy(WrappedNativeAssetModule, {
-      parameters: { WrappedNativeAsset: { name: "Wrapped 5A", symbol: "W5A", assetId: ASSET } },
-    });
-    expect(await wrapper.symbol()).to.equal("W5A");
-    expect(await wrapper.assetID()).to.equal(BigInt(ASSET));
+  it("deploys a WrappedNativeAsset with nativekit's Ignition module, anew on every fresh chain", async function () {
+    // A second connection is a second chain with the same chain ID: nothing of the first's
+    // deployment may be taken as done there.
+    const other = await network.create();
+    for (const chain of [ignition, other.ignition]) {
+      const { wrapper } = await chain.deploy(WrappedNativeAssetModule, {
+        parameters: { WrappedNativeAsset: { name: "Wrapped 5A", symbol: "W5A", assetId: ASSET } },
+      });
+      expect(await wrapper.symbol()).to.equal("W5A");
+      expect(await wrapper.assetID()).to.equal(BigInt(ASSET));
+    }
+    await other.close();
+  });
+
+  it("wraps for alice, with the events, reasons and token balances the chai matchers read", async function () {
+    const { alice, wrapper } = await networkHelpers.loadFixture(deploy);
+    const deposit = wrapper.interface.encodeFunctionData("deposit");
+    const data = encodeNativeAssetCallInput({ to: await wrapper.getAddress(), assetId: ASSET, amount: 70n, callData: deposit });
+    const wrap = alice.sendTransaction({ to: NATIVE_ASSET_CALL_ADDRESS, data });
+    await expect(wrap).to.emit(wrapper, "Deposit").withArgs(alice.address, 70n);
+    await expect(wrapper.withdraw(20n)).to.changeTokenBalance(ethers, wrapper, alice, -20n);
+    await expect(wrapper.withdraw(51n)).to.be.revertedWith("Insufficient funds for withdrawal");
+  });
+
+  it("impersonates, funds, mines and restores snapshots with the network helpers", async function () {
+    const { bob } = await networkHelpers.loadFixture(deploy);
+    const stranger = "0x000000000000000000000000000000000000bEEF";
+    await networkHelpers.setBalance(stranger, 10n ** 18n);
+    await networkHelpers.impersonateAccount(stranger);
+    const snapshot = await networkHelpers.takeSnapshot();
+    const height = await ethers.provider.getBlockNumber();
+    const signer = await ethers.getSigner(stranger);
+    await (await signer.sendTransaction({ to: bob.address, value: 1n })).wait();
+    await networkHelpers.mine(5);
+    expect(await ethers.provider.getBlockNumber()).to.equal(height + 6);
+    await snapshot.restore();
+    expect(await ethers.provider.getBlockNumber()).to.equal(height);
   });
 
   it("gives each network.create() a fresh chain of its own", async function () {
@@ -139,6 +170,12 @@ describe("AssetForwarder on the nativekit network (Hardhat 3, viem)", async func
     assert.equal(await wrapper.read.balanceOf([forwarder.address]), 100n);
   });
 
+  it("mines with viem's test client", async function () {
+    const before = await publicClient.getBlockNumber();
+    await testClient.mine({ blocks: 3 });
+    assert.equal(await publicClient.getBlockNumber(), before + 3n);
+  });
+
   it("reports a wrong change as a failed assertion", async function () {
     const { forwarder } = await deploy();
     await assert.rejects(
@@ -178,4 +215,4 @@ export function hardhat3ProjectFiles(template: Hardhat3Template, solcVersion: st
 }
 
 /** Tests each project must report passing: ours plus the template's two Counter tests. */
-export const HARDHAT3_TEST_COUNTS: Record<Hardhat3Template, number> = { "mocha-ethers": 7 + 2, "node-test-runner-viem": 4 + 2 };
+export const HARDHAT3_TEST_COUNTS: Record<Hardhat3Template, number> = { "mocha-ethers": 9 + 2, "node-test-runner-viem": 5 + 2 };

@@ -29,6 +29,23 @@ function withDefaultGas(request: JsonRpcRequest, gas: "auto" | number): unknown[
   return [{ ...transaction, gas: `0x${gas.toString(16)}` }, ...rest];
 }
 
+function isInProcess(context: HookContext, connection: NetworkConnection): boolean {
+  return context.config.nativekit.inProcessNetworks.includes(connection.networkName);
+}
+
+/**
+ * Hardhat 3 knows two kinds of network, `edr-simulated` and `http`, and a plugin cannot add a
+ * third; the nativekit network is declared `http` (so Hardhat starts no simulator of its own for
+ * it). Plugins that ask a connection what kind it is decide by that whether its state lasts:
+ * Ignition records deployments on disk for an `http` network and reuses them on the next run
+ * with the same chain ID, where a fresh in-process chain has none of those contracts. So, once
+ * every plugin has set the connection up (hardhat-ethers keeps the config it was given: remote
+ * accounts), the connection's config says what the network is: a simulated one.
+ */
+function markSimulated(connection: NetworkConnection): void {
+  if (connection.networkConfig !== undefined) connection.networkConfig = { ...connection.networkConfig, type: "edr-simulated" };
+}
+
 export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">): Partial<NetworkHooks> {
   const engines = new WeakMap<NetworkConnection, Promise<NativeProvider>>();
   let matchersRegistered: Promise<void> | undefined;
@@ -62,11 +79,18 @@ export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">)
       // As hardhat-ethers-chai-matchers registers its own: once, when a test first connects.
       matchersRegistered ??= registerMatchers();
       await matchersRegistered;
-      return next(context);
+      const connection = await next(context);
+      if (isInProcess(context, connection)) {
+        markSimulated(connection);
+        // The engine starts now, not on the first request: its start overlaps what the test does
+        // between network.create() and its first call. A failure surfaces on that call.
+        engineOf(context, connection).catch(() => {});
+      }
+      return connection;
     },
 
     async onRequest(context, connection, request, next) {
-      if (!context.config.nativekit.inProcessNetworks.includes(connection.networkName)) return next(context, connection, request);
+      if (!isInProcess(context, connection)) return next(context, connection, request);
       const engine = await engineOf(context, connection);
       try {
         const result = await engine.request({ method: request.method, params: withDefaultGas(request, context.config.nativekit.gas) });

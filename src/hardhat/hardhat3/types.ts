@@ -67,6 +67,8 @@ export interface Eip1193Provider {
 export interface NetworkConnection {
   id: number;
   networkName: string;
+  /** The connection's resolved network config (its `type`: "http" or "edr-simulated"). */
+  networkConfig?: { type?: string; [field: string]: unknown };
   provider: Eip1193Provider;
   close(): Promise<void>;
 }
