@@ -16,7 +16,7 @@ const NATIVE_ASSET_CALL_GAS = 9000n;
 /** nativeAssetCall to an account that does not exist yet: this much more. */
 const CALL_NEW_ACCOUNT_GAS = 25000n;
 import { CallRecorder__factory, NativeAssetsHarness__factory, StaticCaller__factory } from "../../typechain-types";
-import { startChain, testAssetId, type TestChain } from "../helpers/chain";
+import { rejection, startChain, testAssetId, type TestChain } from "../helpers/chain";
 
 const ASSET = testAssetId(0xa55e7);
 const OTHER_ASSET = testAssetId(0xbeef);
@@ -88,6 +88,16 @@ describe("nativeAssetBalance precompile", () => {
     const gasLimit = intrinsicGas(data) + NATIVE_ASSET_BALANCE_GAS - 1n;
     const receipt = await send(chain, { to: NATIVE_ASSET_BALANCE_ADDRESS, data, gasLimit });
     expect(receipt.status).to.equal(0);
+    expect(receipt.gasUsed).to.equal(gasLimit);
+  });
+
+  it("succeeds with exactly 2474 gas left for it", async () => {
+    const holder = chain.signers[1]!.address;
+    await setAssetBalance(chain, holder, 5n);
+    const data = encodeNativeAssetBalanceInput({ account: holder, assetId: ASSET });
+    const gasLimit = intrinsicGas(data) + NATIVE_ASSET_BALANCE_GAS;
+    const receipt = await send(chain, { to: NATIVE_ASSET_BALANCE_ADDRESS, data, gasLimit });
+    expect(receipt.status).to.equal(1);
     expect(receipt.gasUsed).to.equal(gasLimit);
   });
 
@@ -181,6 +191,35 @@ describe("nativeAssetCall precompile", () => {
     expect(receipt.gasUsed).to.equal(gasLimit);
   });
 
+  it("succeeds with exactly 9000 gas left for it when `to` exists", async () => {
+    const to = chain.signers[1]!.address;
+    const data = encodeNativeAssetCallInput({ to, assetId: ASSET, amount: 1n });
+    const gasLimit = intrinsicGas(data) + NATIVE_ASSET_CALL_GAS;
+    const receipt = await send(chain, { to: NATIVE_ASSET_CALL_ADDRESS, data, gasLimit });
+    expect(receipt.status).to.equal(1);
+    expect(await assetBalance(chain, to)).to.equal(1n);
+  });
+
+  it("succeeds with exactly 9000 + 25000 gas left for it when `to` does not exist", async () => {
+    const fresh = Wallet.createRandom().address;
+    const data = encodeNativeAssetCallInput({ to: fresh, assetId: ASSET, amount: 1n });
+    const gasLimit = intrinsicGas(data) + NATIVE_ASSET_CALL_GAS + CALL_NEW_ACCOUNT_GAS;
+    const receipt = await send(chain, { to: NATIVE_ASSET_CALL_ADDRESS, data, gasLimit });
+    expect(receipt.status).to.equal(1);
+    expect(await assetBalance(chain, fresh)).to.equal(1n);
+  });
+
+  it("moves nothing for a zero amount: a new `to` stays empty and is charged 25000 again next time", async () => {
+    const fresh = Wallet.createRandom().address;
+    const data = encodeNativeAssetCallInput({ to: fresh, assetId: ASSET, amount: 0n });
+    for (let i = 0; i < 2; i++) {
+      const receipt = await send(chain, { to: NATIVE_ASSET_CALL_ADDRESS, data, gasLimit: 200_000 });
+      expect(receipt.status).to.equal(1);
+      expect(receipt.gasUsed, `call ${i}`).to.equal(intrinsicGas(data) + NATIVE_ASSET_CALL_GAS + CALL_NEW_ACCOUNT_GAS);
+    }
+    expect(await assetBalance(chain, sender)).to.equal(1_000n);
+  });
+
   it("reverts on input shorter than 84 bytes, keeping 9000 gas and returning the rest", async () => {
     const data = "0x" + "22".repeat(83);
     const receipt = await send(chain, { to: NATIVE_ASSET_CALL_ADDRESS, data, gasLimit: 200_000 });
@@ -249,6 +288,15 @@ describe("nativeAssetCall precompile", () => {
     expect(receipt.status).to.equal(0);
     expect(receipt.gasUsed).to.equal(300_000n);
     expect(await assetBalance(chain, sender)).to.equal(1_000n);
+  });
+
+  it("reports the callee's own error, not a revert, when the callee fails without reverting", async () => {
+    const recorder = await deployRecorder();
+    const callData = recorder.interface.encodeFunctionData("burnAllGas");
+    const data = encodeNativeAssetCallInput({ to: await recorder.getAddress(), assetId: ASSET, amount: 100n, callData });
+    const error = await rejection(chain.rpc("eth_call", [{ from: sender, to: NATIVE_ASSET_CALL_ADDRESS, data }]));
+    expect(error.message).to.match(/invalid opcode/);
+    expect(error.message).not.to.match(/execution reverted/);
   });
 
   it("returns the callee's return data", async () => {
