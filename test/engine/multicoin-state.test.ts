@@ -155,6 +155,7 @@ describe("multi-coin state: the journal, flags and snapshots", () => {
     state.setBalance(ALICE, ASSET_1, 0n);
     expect(state.getBalance(ALICE, ASSET_1)).to.equal(0n);
     expect(state.snapshot().balances.get(balanceKey(ALICE, ASSET_1))).to.equal(0n);
+    expect(state.balancesOf(ALICE).size, "an explicit zero is no holding").to.equal(0);
     expect(state.balanceIn({ balances: new Map() }, ALICE, ASSET_1)).to.equal(9n);
     expect(state.balanceIn(state.snapshot(), ALICE, ASSET_1)).to.equal(0n);
   });
