@@ -51,6 +51,6 @@ if (major !== undefined && major >= 3) useCompileCache(await import("node:module
 const nativekit = major !== undefined && major >= 3 ? await hardhat3Plugin() : require("./index.js");
 
 export default nativekit;
-export const NATIVEKIT_NETWORK = "nativekit";
+export const { NATIVEKIT_NETWORK } = require("./config.js");
 export const { assertAssetBalanceChanges } = require("./asset-assertions.js");
 export const { solcjsVersion } = require("./solc-bundle.js");
