@@ -9,20 +9,17 @@ import { expect } from "chai";
 import { Address } from "@ethereumjs/util";
 import { SharedMemory } from "../../src/atomic/shared-memory";
 import { NativeStateManager } from "../../src/engine/state-manager";
-import { UINT64_MAX, decodeCb58, encodeCb58 } from "../../src/encoding";
-import { LOCAL_NETWORK } from "../../src/network/constants";
+import { UINT64_MAX, encodeCb58 } from "../../src/encoding";
 import { TypeId, encodeUtxo, shortIdFromPrivateKey, utxoId, type Output, type TransferableInput, type Utxo } from "../../src/xchain/codec";
 import {
   AtomicTxError,
   AtomicTypeId,
-  type AtomicContext,
   type AtomicTxErrorCode,
   type ParsedAtomicTx,
   type SemanticEnvironment,
   type UnsignedExportTx,
   type UnsignedImportTx,
   applyAtomicStateTransfer,
-  atomicContextOf,
   atomicRequestsOf,
   atomicTxGasUsed,
   calculateDynamicFee,
@@ -30,13 +27,8 @@ import {
   signAtomicTx,
   verifyAtomicTx,
 } from "../../src/cchain";
-import { AG_TEST_KEYS } from "./vectors";
+import { ANT, AVAX, GWEI, ctx, keys } from "./atomic-fixtures";
 
-const ctx: AtomicContext = atomicContextOf(LOCAL_NETWORK);
-const AVAX = ctx.nativeAssetId;
-const ANT = new Uint8Array(32).fill(0xa1);
-const keys = AG_TEST_KEYS.map((k) => decodeCb58(k));
-const GWEI = 1_000_000_000n;
 const BASE_FEE = 25n * GWEI;
 const NOW = 1_700_000_000n;
 const OWNER = shortIdFromPrivateKey(keys[0]!);

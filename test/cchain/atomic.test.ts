@@ -3,8 +3,6 @@ import { Address } from "@ethereumjs/util";
 import { SharedMemory } from "../../src/atomic/shared-memory";
 import { createNativeProvider } from "../../src/engine";
 import { NativeStateManager } from "../../src/engine/state-manager";
-import { decodeCb58 } from "../../src/encoding";
-import { LOCAL_NETWORK } from "../../src/network/constants";
 import { TypeId, encodeUtxo, shortIdFromPrivateKey, utxoId, type TransferableInput, type Utxo } from "../../src/xchain/codec";
 import {
   ATOMIC_TX_INTRINSIC_GAS,
@@ -13,12 +11,10 @@ import {
   EVM_INPUT_GAS,
   EVM_OUTPUT_GAS,
   P_CHAIN_ID,
-  type AtomicContext,
   type AtomicTxErrorCode,
   type UnsignedExportTx,
   type UnsignedImportTx,
   applyAtomicStateTransfer,
-  atomicContextOf,
   atomicTxGasUsed,
   buildExportTx,
   buildImportTx,
@@ -30,13 +26,9 @@ import {
   verifyAtomicTx,
   verifyAtomicTxSyntax,
 } from "../../src/cchain";
-import { AG_TEST_KEYS, AJ_EXPORT, CT_DYNAMIC_FEES, CT_GAS_COSTS } from "./vectors";
+import { AJ_EXPORT, CT_DYNAMIC_FEES, CT_GAS_COSTS } from "./vectors";
+import { ANT, AVAX, GWEI, ctx, keys } from "./atomic-fixtures";
 
-const ctx: AtomicContext = atomicContextOf(LOCAL_NETWORK);
-const AVAX = ctx.nativeAssetId;
-const ANT = new Uint8Array(32).fill(0xa1);
-const keys = AG_TEST_KEYS.map((k) => decodeCb58(k));
-const GWEI = 1_000_000_000n;
 
 function id(n: number): Uint8Array {
   const bytes = new Uint8Array(32);
