@@ -121,6 +121,16 @@ describe("multi-coin state: the journal, flags and snapshots", () => {
     expect(state.balancesOf(ALICE).size).to.equal(0);
   });
 
+  it("keeps the flag an account had before a checkpoint when a change inside it is reverted", () => {
+    const state = new MultiCoinState();
+    state.setBalance(ALICE, ASSET_1, 1n);
+    state.checkpoint();
+    state.setBalance(ALICE, ASSET_1, 2n);
+    state.revert();
+    expect(state.isFlagged(ALICE)).to.equal(true);
+    expect(state.getBalance(ALICE, ASSET_1)).to.equal(1n);
+  });
+
   it("refuses a negative balance and changes nothing", () => {
     const state = new MultiCoinState();
     expect(() => state.setBalance(ALICE, ASSET_1, -1n)).to.throw(RangeError, "multi-coin balance cannot be negative (got -1)");
