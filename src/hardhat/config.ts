@@ -47,6 +47,13 @@ export interface NativekitUserConfig {
    * The in-process network has no platform chain: there it does not apply.
    */
   genesisFile?: string;
+  /**
+   * Hardhat 3: answer the in-process network from a worker thread (default true), which loads
+   * the engine while Hardhat builds and runs the EVM off the tests' thread; false runs the
+   * engine on Hardhat's own thread (to step through it in a debugger). Hardhat 2 always runs it
+   * on its own thread.
+   */
+  workerThread?: boolean;
 }
 
 export interface NativekitConfig {
@@ -55,6 +62,7 @@ export interface NativekitConfig {
   genesisFile: string | undefined;
   loggingEnabled: boolean;
   gas: "auto" | number;
+  workerThread: boolean;
   engine: Omit<EngineOptions, "log" | "assetBalances"> & {
     assetBalances: { account: string | number; assetId: string; amount: bigint }[];
   };
@@ -78,6 +86,7 @@ export function resolveNativekitConfig(user: NativekitUserConfig = {}): Nativeki
     genesisFile: genesisFileConfig(user.genesisFile),
     loggingEnabled: user.loggingEnabled ?? true,
     gas: transactionGas(user),
+    workerThread: workerThreadConfig(user.workerThread),
     engine: {
       chainId: user.chainId,
       networkId: user.networkId,
@@ -97,6 +106,12 @@ export function resolveNativekitConfig(user: NativekitUserConfig = {}): Nativeki
       forking: forkingConfig(user.forking),
     },
   };
+}
+
+function workerThreadConfig(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== "boolean") throw new Error(`nativekit config: workerThread must be true or false, got ${String(value)}`);
+  return value;
 }
 
 function genesisFileConfig(file: unknown): string | undefined {

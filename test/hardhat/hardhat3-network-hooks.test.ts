@@ -10,12 +10,16 @@ const ASSET = "0x" + "c3".repeat(32);
 /** Init code that reverts with the four bytes 0xdeadbeef: PUSH4 deadbeef, PUSH1 0, MSTORE, PUSH1 4, PUSH1 28, REVERT. */
 const REVERTING_INIT_CODE = "0x63deadbeef6000526004601cfd";
 
-const context: HookContext = {
-  config: {
-    paths: { root: "/project", cache: "/project/cache" },
-    nativekit: { ...resolveNativekitConfig({ gas: CONFIGURED_GAS, loggingEnabled: false }), inProcessNetworks: ["nativekit"] },
-  },
-};
+/** The hooks' context: the chains in the engine thread (the default), or on this thread (`workerThread: false`). */
+function contextWith(workerThread: boolean): HookContext {
+  return {
+    config: {
+      paths: { root: "/project", cache: "/project/cache" },
+      nativekit: { ...resolveNativekitConfig({ gas: CONFIGURED_GAS, loggingEnabled: false, workerThread }), inProcessNetworks: ["nativekit"] },
+    },
+  };
+}
+const context = contextWith(true);
 
 let nextId = 1;
 function connection(networkName = "nativekit"): NetworkConnection {
@@ -38,7 +42,8 @@ function resultOf(response: JsonRpcResponse): unknown {
 }
 
 describe("Hardhat 3 network hooks", () => {
-  describe("onRequest on an in-process network", () => {
+  for (const workerThread of [true, false]) describe(`onRequest on an in-process network, ${workerThread ? "in the engine thread" : "on Hardhat's thread (workerThread: false)"}`, () => {
+    const context = contextWith(workerThread);
     const hooks = createNetworkHooks({ importChai: async () => undefined }) as NetworkHooks;
     const shared = connection();
     let id = 100;

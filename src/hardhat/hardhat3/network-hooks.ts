@@ -1,8 +1,9 @@
 /**
  * Hardhat 3's network hooks: every request of a connection to a nativekit network is answered by
- * an in-process engine of that connection's own, so each `network.create()` gets a fresh chain
- * (Hardhat 3's semantics for simulated networks) and `getOrCreate` shares one; the engine goes
- * with its connection when the connection closes. Requests of other networks pass through.
+ * an in-process chain of that connection's own, so each `network.create()` gets a fresh chain
+ * (Hardhat 3's semantics for simulated networks) and `getOrCreate` shares one; the chain goes
+ * with its connection when the connection closes. Requests of other networks pass through. The
+ * chains live in the engine thread (engine-thread.ts), or with `workerThread: false` on this one.
  *
  * The handler answers before Hardhat's own request handlers (a plugin's handlers run before the
  * built-in ones), as the Hardhat 2 plugin replaced the provider: the engine fills senders, gas
@@ -10,8 +11,8 @@
  * gets the configured one (`nativekit.gas`, the block gas limit by default) instead of an
  * eth_estimateGas first, as Hardhat's network does.
  */
-import type { NativeProvider } from "../../engine";
-import type { Hardhat3Modules, HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection, NetworkHooks } from "./types";
+import { type EngineThread, sharedEngineThread } from "./engine-thread";
+import type { Hardhat3Modules, Hardhat3NativekitConfig, HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection, NetworkHooks } from "./types";
 
 /** The answer of a request the engine refused: its JSON-RPC code, message and data, unchanged. */
 function errorResponse(request: JsonRpcRequest, error: unknown): JsonRpcResponse {
@@ -46,8 +47,22 @@ function markSimulated(connection: NetworkConnection): void {
   if (connection.networkConfig !== undefined) connection.networkConfig = { ...connection.networkConfig, type: "edr-simulated" };
 }
 
-export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">): Partial<NetworkHooks> {
-  const engines = new WeakMap<NetworkConnection, Promise<NativeProvider>>();
+/** A connection's chain: in the engine thread, or on Hardhat's own thread (`workerThread: false`). */
+interface ConnectionChain {
+  request(method: string, params: unknown[] | undefined): Promise<unknown>;
+  close(): void;
+}
+
+async function chainOnThisThread(config: Hardhat3NativekitConfig): Promise<ConnectionChain> {
+  const { createNativeProvider } = await import("../../engine/provider");
+  const { networkEngineOptions } = await import("../network-options");
+  const log = config.loggingEnabled ? (line: string) => console.log(line) : () => {};
+  const provider = await createNativeProvider(networkEngineOptions(config, log));
+  return { request: (method, params) => provider.request({ method, params }), close: () => {} };
+}
+
+export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">, thread: () => EngineThread = sharedEngineThread): Partial<NetworkHooks> {
+  const chains = new WeakMap<NetworkConnection, Promise<ConnectionChain>>();
   let matchersRegistered: Promise<void> | undefined;
 
   async function registerMatchers(): Promise<void> {
@@ -57,21 +72,17 @@ export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">)
     chai.use(nativeAssetMatchers as never);
   }
 
-  async function createEngine(context: HookContext): Promise<NativeProvider> {
-    const { createNativeProvider } = await import("../../engine/provider");
-    const { networkEngineOptions } = await import("../network-options");
-    const config = context.config.nativekit;
-    const log = config.loggingEnabled ? (line: string) => console.log(line) : () => {};
-    return createNativeProvider(networkEngineOptions(config, log));
+  function openChain(config: Hardhat3NativekitConfig): Promise<ConnectionChain> {
+    return config.workerThread ? thread().open(config) : chainOnThisThread(config);
   }
 
-  function engineOf(context: HookContext, connection: NetworkConnection): Promise<NativeProvider> {
-    let engine = engines.get(connection);
-    if (engine === undefined) {
-      engine = createEngine(context);
-      engines.set(connection, engine);
+  function chainOf(context: HookContext, connection: NetworkConnection): Promise<ConnectionChain> {
+    let chain = chains.get(connection);
+    if (chain === undefined) {
+      chain = openChain(context.config.nativekit);
+      chains.set(connection, chain);
     }
-    return engine;
+    return chain;
   }
 
   return {
@@ -82,18 +93,18 @@ export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">)
       const connection = await next(context);
       if (isInProcess(context, connection)) {
         markSimulated(connection);
-        // The engine starts now, not on the first request: its start overlaps what the test does
+        // The chain starts now, not on the first request: its start overlaps what the test does
         // between network.create() and its first call. A failure surfaces on that call.
-        engineOf(context, connection).catch(() => {});
+        chainOf(context, connection).catch(() => {});
       }
       return connection;
     },
 
     async onRequest(context, connection, request, next) {
       if (!isInProcess(context, connection)) return next(context, connection, request);
-      const engine = await engineOf(context, connection);
+      const chain = await chainOf(context, connection);
       try {
-        const result = await engine.request({ method: request.method, params: withDefaultGas(request, context.config.nativekit.gas) });
+        const result = await chain.request(request.method, withDefaultGas(request, context.config.nativekit.gas));
         return { jsonrpc: "2.0", id: request.id, result: result ?? null };
       } catch (error) {
         return errorResponse(request, error);
@@ -101,7 +112,9 @@ export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">)
     },
 
     async closeConnection(context, connection, next) {
-      engines.delete(connection);
+      const chain = chains.get(connection);
+      chains.delete(connection);
+      chain?.then((opened) => opened.close()).catch(() => {});
       return next(context, connection);
     },
   };

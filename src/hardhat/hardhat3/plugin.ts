@@ -22,6 +22,10 @@ export function createHardhat3Plugin(modules: Hardhat3Modules): Hardhat3Plugin {
         const { createNetworkHooks } = await import("./network-hooks");
         return { default: async () => createNetworkHooks(modules) };
       },
+      hre: async () => {
+        const { createHreHooks } = await import("./hre-hooks");
+        return { default: async () => createHreHooks() };
+      },
     },
     tasks: nativekitTasks(modules),
   };

@@ -94,6 +94,17 @@ export interface NetworkHooks {
   closeConnection(context: HookContext, connection: NetworkConnection, next: (context: HookContext, connection: NetworkConnection) => Promise<void>): Promise<void>;
 }
 
+/** What the `hre` hooks read of the runtime environment Hardhat has just created. */
+export interface CreatedRuntime {
+  config: Hardhat3ResolvedConfig;
+  /** `--network` (Hardhat 3.18 declares it a string; empty or absent when not given). */
+  globalOptions: { network?: string };
+}
+
+export interface HardhatRuntimeEnvironmentHooks {
+  created(context: HookContext, hre: CreatedRuntime): Promise<void>;
+}
+
 /** What a task's action receives of the runtime environment. */
 export interface Hardhat3Runtime {
   config: Hardhat3ResolvedConfig;
@@ -130,6 +141,7 @@ export interface Hardhat3Plugin {
   hookHandlers: {
     config: () => Promise<{ default: () => Promise<Partial<ConfigHooks>> }>;
     network: () => Promise<{ default: () => Promise<Partial<NetworkHooks>> }>;
+    hre: () => Promise<{ default: () => Promise<Partial<HardhatRuntimeEnvironmentHooks>> }>;
   };
   tasks: unknown[];
 }

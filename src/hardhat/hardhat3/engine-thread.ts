@@ -1,0 +1,142 @@
+/**
+ * The plugin's side of the engine thread (engine-thread-worker.ts): one worker thread per
+ * Hardhat process holds the in-process chains of the nativekit networks, one per connection.
+ *
+ * The thread never keeps the process alive by itself: it is unreferenced while nothing waits on
+ * it, and referenced while a chain is being opened or a request is in flight, so a script that
+ * awaits an answer is not cut short and a finished test run exits at once. If the thread dies,
+ * everything waiting on it fails with the reason, its chains are gone, and the next connection
+ * starts a new thread.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+
+import type { NativekitConfig } from "../config";
+import { type FromEngineThread, restoredError, type ToEngineThread } from "./engine-thread-protocol";
+
+/** A chain in the engine thread, as one network connection uses it. */
+export interface ThreadChain {
+  request(method: string, params: unknown): Promise<unknown>;
+  /** Drops the chain in the thread; its later requests fail. */
+  close(): void;
+}
+
+interface Waiter {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/** The worker: the compiled entry next to this file, or the TypeScript source through ts-node (this repository's tests). */
+function startWorker(): Worker {
+  const compiled = path.join(__dirname, "engine-thread-worker.js");
+  if (fs.existsSync(compiled)) return new Worker(compiled);
+  const source = path.join(__dirname, "engine-thread-worker.ts");
+  return new Worker(`require("ts-node/register/transpile-only"); require(${JSON.stringify(source)});`, { eval: true });
+}
+
+export class EngineThread {
+  private worker: Worker | undefined;
+  private readonly waiting = new Map<string, Waiter>();
+  private nextChain = 1;
+  private nextRequest = 1;
+  private readonly log: (line: string) => void;
+
+  constructor(log: (line: string) => void = (line) => console.log(line)) {
+    this.log = log;
+  }
+
+  /** Starts the thread, if it is not running, and has it load the engine and build a chain for this config. */
+  prepare(config: NativekitConfig): void {
+    this.post(this.running(), { kind: "prepare", config });
+  }
+
+  /** A fresh chain with this config's options, in the thread. */
+  async open(config: NativekitConfig): Promise<ThreadChain> {
+    const worker = this.running();
+    const chain = this.nextChain++;
+    await this.wait(`open:${chain}`, () => this.post(worker, { kind: "open", chain, config }));
+    return {
+      request: (method, params) => {
+        if (this.worker !== worker) return Promise.reject(new Error(`the in-process chain is gone: the engine thread it lived in stopped; open a new connection`));
+        const request = this.nextRequest++;
+        return this.wait(`request:${request}`, () => this.post(worker, { kind: "request", chain, request, method, params }));
+      },
+      close: () => {
+        if (this.worker === worker) this.post(worker, { kind: "close", chain });
+      },
+    };
+  }
+
+  /** Stops the thread; what waits on it fails. */
+  async terminate(): Promise<void> {
+    const worker = this.worker;
+    if (worker === undefined) return;
+    this.stopped(worker, new Error("the engine thread was terminated"));
+    await worker.terminate();
+  }
+
+  private running(): Worker {
+    if (this.worker !== undefined) return this.worker;
+    const worker = startWorker();
+    worker.unref();
+    worker.on("message", (message: FromEngineThread) => this.receive(message));
+    worker.on("error", (error) => this.stopped(worker, error));
+    worker.on("exit", (code) => this.stopped(worker, new Error(`the engine thread exited with code ${code}`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private post(worker: Worker, message: ToEngineThread): void {
+    worker.postMessage(message);
+  }
+
+  private wait(key: string, send: () => void): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.waiting.set(key, { resolve, reject });
+      if (this.waiting.size === 1) this.worker?.ref();
+      send();
+    });
+  }
+
+  private settle(key: string, outcome: { value: unknown } | { error: Error }): void {
+    const waiter = this.waiting.get(key);
+    if (waiter === undefined) return;
+    this.waiting.delete(key);
+    if (this.waiting.size === 0) this.worker?.unref();
+    if ("error" in outcome) waiter.reject(outcome.error);
+    else waiter.resolve(outcome.value);
+  }
+
+  private receive(message: FromEngineThread): void {
+    switch (message.kind) {
+      case "opened":
+        return this.settle(`open:${message.chain}`, { value: undefined });
+      case "open-failed":
+        return this.settle(`open:${message.chain}`, { error: restoredError(message.error) });
+      case "result":
+        return this.settle(`request:${message.request}`, { value: message.result });
+      case "error":
+        return this.settle(`request:${message.request}`, { error: restoredError(message.error) });
+      case "log":
+        return this.log(message.line);
+    }
+  }
+
+  /** The thread is gone: everything waiting fails with the reason, and the next use starts a new one. */
+  private stopped(worker: Worker, reason: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const waiter of waiting) waiter.reject(new Error(`the nativekit engine thread stopped: ${reason.message}`, { cause: reason }));
+  }
+}
+
+let shared: EngineThread | undefined;
+
+/** The process's engine thread, shared by the plugin's hooks. */
+export function sharedEngineThread(): EngineThread {
+  shared ??= new EngineThread();
+  return shared;
+}
