@@ -4,7 +4,8 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 
 import { type NativekitConfig, resolveNativekitConfig } from "../../src/hardhat/config";
-import { EngineThread, type ThreadChain } from "../../src/hardhat/hardhat3/engine-thread";
+import type { ThreadChain } from "../../src/hardhat/hardhat3/engine-thread";
+import { sourceEngineThread } from "../helpers/engine-thread";
 import { refusal } from "../helpers/refusal";
 
 const REPO_ROOT = path.join(__dirname, "..", "..");
@@ -19,7 +20,7 @@ describe("Hardhat 3 engine thread", function () {
   this.timeout(60_000);
   // One thread for the file (under ts-node, a thread transpiles the engine when it starts).
   const logged: string[] = [];
-  const thread = new EngineThread((line) => logged.push(line));
+  const thread = sourceEngineThread((line) => logged.push(line));
   after(async () => thread.terminate());
 
   const accounts = async (chain: ThreadChain) => (await chain.request("eth_accounts", [])) as string[];
@@ -73,7 +74,7 @@ describe("Hardhat 3 engine thread", function () {
   });
 
   it("fails what waits on a thread that stops, and starts a new thread for the next open", async () => {
-    const stopping = new EngineThread();
+    const stopping = sourceEngineThread();
     try {
       const chain = await stopping.open(quiet());
       const waiting = refusal(chain.request("eth_blockNumber", []));
@@ -103,15 +104,20 @@ describe("Hardhat 3 engine thread", function () {
     expect(await chain.request("eth_chainId", [])).to.equal("0x8ae");
   });
 
+  it("refuses to start from the sources without a way to start the worker, naming the build", async () => {
+    const { EngineThread } = await import("../../src/hardhat/hardhat3/engine-thread");
+    expect(() => new EngineThread().prepare(quiet())).to.throw(/engine-thread-worker\.js is missing: it runs from the built package \(npm run build\)/);
+  });
+
   describe("in a process of its own", () => {
     const runScript = (script: string) =>
       promisify(execFile)(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], { cwd: REPO_ROOT, encoding: "utf8", timeout: 60_000 });
-    const header = `const { EngineThread } = require("./src/hardhat/hardhat3/engine-thread"); const { resolveNativekitConfig } = require("./src/hardhat/config");`;
+    const header = `const { sourceEngineThread } = require("./test/helpers/engine-thread"); const { resolveNativekitConfig } = require("./src/hardhat/config");`;
 
     it("loads the engine in the thread, not on the thread that opened the chain", async () => {
       const { stdout } = await runScript(`${header}
         (async () => {
-          const chain = await new EngineThread().open(resolveNativekitConfig({ loggingEnabled: false }));
+          const chain = await sourceEngineThread().open(resolveNativekitConfig({ loggingEnabled: false }));
           await chain.request("eth_blockNumber", []);
           console.log(JSON.stringify(Object.keys(require.cache).filter((f) => f.endsWith("/src/engine/engine.ts") || f.includes("@ethereumjs"))));
         })();`);
@@ -122,7 +128,7 @@ describe("Hardhat 3 engine thread", function () {
       const started = Date.now();
       const { stdout } = await runScript(`${header}
         (async () => {
-          const chain = await new EngineThread().open(resolveNativekitConfig({ loggingEnabled: false }));
+          const chain = await sourceEngineThread().open(resolveNativekitConfig({ loggingEnabled: false }));
           console.log("answer", await chain.request("eth_chainId", []));
         })();`);
       expect(stdout.trim()).to.equal("answer 0xa868");

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { resolveNativekitConfig } from "../../src/hardhat/config";
 import { createNetworkHooks } from "../../src/hardhat/hardhat3/network-hooks";
+import { sourceEngineThread } from "../helpers/engine-thread";
 import { nativeAssetMatchers } from "../../src/hardhat/matchers";
 import type { ChaiLike, HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection, NetworkHooks } from "../../src/hardhat/hardhat3/types";
 
@@ -41,10 +42,15 @@ function resultOf(response: JsonRpcResponse): unknown {
   return response.result;
 }
 
+/** One engine thread for the file, run from the sources. */
+const engineThread = sourceEngineThread();
+
 describe("Hardhat 3 network hooks", () => {
+  after(async () => engineThread.terminate());
+
   for (const workerThread of [true, false]) describe(`onRequest on an in-process network, ${workerThread ? "in the engine thread" : "on Hardhat's thread (workerThread: false)"}`, () => {
     const context = contextWith(workerThread);
-    const hooks = createNetworkHooks({ importChai: async () => undefined }) as NetworkHooks;
+    const hooks = createNetworkHooks({ importChai: async () => undefined }, () => engineThread) as NetworkHooks;
     const shared = connection();
     let id = 100;
     const send = (conn: NetworkConnection, method: string, params?: JsonRpcRequest["params"]) => hooks.onRequest(context, conn, { jsonrpc: "2.0", id: id++, method, params }, unexpectedNext);
@@ -122,7 +128,7 @@ describe("Hardhat 3 network hooks", () => {
 
   describe("onRequest on another network", () => {
     it("passes the request to next untouched and returns next's response", async () => {
-      const hooks = createNetworkHooks({ importChai: async () => undefined }) as NetworkHooks;
+      const hooks = createNetworkHooks({ importChai: async () => undefined }, () => engineThread) as NetworkHooks;
       const other = connection("localhost");
       const request: JsonRpcRequest = { jsonrpc: "2.0", id: 3, method: "eth_sendTransaction", params: [{ from: "0x" + "11".repeat(20), to: "0x" + "22".repeat(20) }] };
       const snapshot = structuredClone(request);
@@ -151,7 +157,7 @@ describe("Hardhat 3 network hooks", () => {
     it("returns next's connection, and registers the matchers on the project's chai once across connections", async () => {
       const { chai, used } = fakeChai();
       let imports = 0;
-      const hooks = createNetworkHooks({ importChai: async () => (imports++, chai) }) as NetworkHooks;
+      const hooks = createNetworkHooks({ importChai: async () => (imports++, chai) }, () => engineThread) as NetworkHooks;
       const made: NetworkConnection[] = [];
       const next = async (ctx: HookContext) => {
         expect(ctx).to.equal(context);
@@ -167,7 +173,7 @@ describe("Hardhat 3 network hooks", () => {
     });
 
     it("declares an in-process connection a simulated network (so Ignition keeps no deployments of it) and leaves others as they are", async () => {
-      const hooks = createNetworkHooks({ importChai: async () => undefined }) as NetworkHooks;
+      const hooks = createNetworkHooks({ importChai: async () => undefined }, () => engineThread) as NetworkHooks;
       const httpConfig = () => ({ type: "http", url: "http://nativekit.in-process.invalid", accounts: "remote" });
       const inProcess = await hooks.newConnection(context, async () => ({ ...connection(), networkConfig: httpConfig() }));
       const remote = await hooks.newConnection(context, async () => ({ ...connection("localhost"), networkConfig: httpConfig() }));
@@ -181,13 +187,13 @@ describe("Hardhat 3 network hooks", () => {
 
     it("registers the matchers once when connections open concurrently", async () => {
       const { chai, used } = fakeChai();
-      const hooks = createNetworkHooks({ importChai: async () => chai }) as NetworkHooks;
+      const hooks = createNetworkHooks({ importChai: async () => chai }, () => engineThread) as NetworkHooks;
       await Promise.all([1, 2, 3].map(() => hooks.newConnection(context, async () => connection("localhost"))));
       expect(used).to.have.length(1);
     });
 
     it("opens connections when the project has no chai", async () => {
-      const hooks = createNetworkHooks({ importChai: async () => undefined }) as NetworkHooks;
+      const hooks = createNetworkHooks({ importChai: async () => undefined }, () => engineThread) as NetworkHooks;
       const conn = connection("localhost");
       expect(await hooks.newConnection(context, async () => conn)).to.equal(conn);
       expect(await hooks.newConnection(context, async () => conn)).to.equal(conn);

@@ -27,12 +27,20 @@ interface Waiter {
   reject(error: Error): void;
 }
 
-/** The worker: the compiled entry next to this file, or the TypeScript source through ts-node (this repository's tests). */
-function startWorker(): Worker {
+/** The worker, from the compiled entry next to this file (the package's dist/). */
+function startCompiledWorker(): Worker {
   const compiled = path.join(__dirname, "engine-thread-worker.js");
-  if (fs.existsSync(compiled)) return new Worker(compiled);
-  const source = path.join(__dirname, "engine-thread-worker.ts");
-  return new Worker(`require("ts-node/register/transpile-only"); require(${JSON.stringify(source)});`, { eval: true });
+  if (!fs.existsSync(compiled)) {
+    throw new Error(`the engine thread's entry ${compiled} is missing: it runs from the built package (npm run build); from the TypeScript sources, pass startWorker`);
+  }
+  return new Worker(compiled);
+}
+
+export interface EngineThreadOptions {
+  /** Where the engine's log lines go (default console.log). */
+  log?: (line: string) => void;
+  /** Starts the worker (default: the compiled engine-thread-worker.js next to this file). */
+  startWorker?: () => Worker;
 }
 
 export class EngineThread {
@@ -41,9 +49,11 @@ export class EngineThread {
   private nextChain = 1;
   private nextRequest = 1;
   private readonly log: (line: string) => void;
+  private readonly startWorker: () => Worker;
 
-  constructor(log: (line: string) => void = (line) => console.log(line)) {
-    this.log = log;
+  constructor(options: EngineThreadOptions = {}) {
+    this.log = options.log ?? ((line) => console.log(line));
+    this.startWorker = options.startWorker ?? startCompiledWorker;
   }
 
   /** Starts the thread, if it is not running, and has it load the engine and build a chain for this config. */
@@ -78,7 +88,7 @@ export class EngineThread {
 
   private running(): Worker {
     if (this.worker !== undefined) return this.worker;
-    const worker = startWorker();
+    const worker = this.startWorker();
     worker.unref();
     worker.on("message", (message: FromEngineThread) => this.receive(message));
     worker.on("error", (error) => this.stopped(worker, error));
