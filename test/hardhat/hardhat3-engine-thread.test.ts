@@ -135,5 +135,14 @@ describe("Hardhat 3 engine thread", function () {
       // The idle thread holds nothing open: the process ends with its script, not at the 60 s timeout.
       expect(Date.now() - started).to.be.below(30_000);
     });
+
+    it("lets a process that only prepared the thread (a task that fails before it connects) exit at once", async () => {
+      const started = Date.now();
+      const { stdout } = await runScript(`${header}
+        sourceEngineThread().prepare(resolveNativekitConfig({ loggingEnabled: false }));
+        console.log("prepared");`);
+      expect(stdout.trim()).to.equal("prepared");
+      expect(Date.now() - started).to.be.below(30_000);
+    });
   });
 });

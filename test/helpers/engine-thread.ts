@@ -7,10 +7,11 @@ import { Worker } from "node:worker_threads";
 
 import { EngineThread } from "../../src/hardhat/hardhat3/engine-thread";
 
-const WORKER_SOURCE = path.join(__dirname, "..", "..", "src", "hardhat", "hardhat3", "engine-thread-worker.ts");
+/** A file, not eval'd code, as the package's worker is: Node treats the two differently (e.g. in what keeps a process alive). */
+const WORKER_ENTRY = path.join(__dirname, "engine-thread-worker.js");
 
 export function startSourceWorker(): Worker {
-  return new Worker(`require("ts-node/register/transpile-only"); require(${JSON.stringify(WORKER_SOURCE)});`, { eval: true });
+  return new Worker(WORKER_ENTRY);
 }
 
 export function sourceEngineThread(log?: (line: string) => void): EngineThread {

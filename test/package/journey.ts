@@ -555,9 +555,9 @@ async function main(): Promise<number> {
               async run() {
                 const account = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
                 const asset = "0x" + "5a".repeat(32);
-                const output = await runOk("npx", ["--no-install", "hardhat", "nativekit:balance", "--account", account, "--asset", asset, "--network", "nativekit"], { cwd: dir, env: hardhat3Env(), timeoutMs: 5 * 60_000 });
+                const output = await runOk("npx", ["--no-install", "hardhat", "nativekit:balance", "--account", account, "--asset", asset, "--network", "nativekit"], { cwd: dir, env: hardhat3Env(), timeoutMs: 2 * 60_000 });
                 check(output.includes(`${account} holds 0 of asset`), "nativekit:balance did not print the balance");
-                const missing = await run("npx", ["--no-install", "hardhat", "nativekit:balance", "--network", "nativekit"], { cwd: dir, env: hardhat3Env(), timeoutMs: 5 * 60_000 });
+                const missing = await run("npx", ["--no-install", "hardhat", "nativekit:balance", "--network", "nativekit"], { cwd: dir, env: hardhat3Env(), timeoutMs: 2 * 60_000 });
                 check(missing.code !== 0 && missing.output.includes("--account is required"), "nativekit:balance without --account did not say it is required");
               },
             },

@@ -89,10 +89,11 @@ export class EngineThread {
   private running(): Worker {
     if (this.worker !== undefined) return this.worker;
     const worker = this.startWorker();
-    worker.unref();
     worker.on("message", (message: FromEngineThread) => this.receive(message));
     worker.on("error", (error) => this.stopped(worker, error));
     worker.on("exit", (code) => this.stopped(worker, new Error(`the engine thread exited with code ${code}`)));
+    // After the listeners: adding a "message" listener references the worker's port again.
+    worker.unref();
     this.worker = worker;
     return worker;
   }
