@@ -3,10 +3,10 @@
  * options describe (resolved here, in one place, for the engine, the local network and the
  * Hardhat plugin), and the unlocked keys the engine signs with.
  */
-import { HDNodeWallet, Mnemonic } from "ethers";
 import { Address, bytesToHex, hexToBytes, publicToAddress } from "@ethereumjs/util";
 
 import { publicKeyOf } from "../crypto/secp256k1";
+import { ethers } from "./lazy-ethers";
 
 /** The mnemonic every EVM devnet ships with; its keys are public. */
 export const DEFAULT_MNEMONIC = "test test test test test test test test test test test junk";
@@ -114,6 +114,7 @@ export function deriveMnemonicKeys(mnemonic: string, count: number, path = DEFAU
 
 /** Keys `from` to `to` - 1 of `mnemonic` on `path`, derived. */
 export function computeMnemonicKeys(mnemonic: string, from: number, to: number, path = DEFAULT_HD_PATH): `0x${string}`[] {
+  const { HDNodeWallet, Mnemonic } = ethers();
   const root = HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(mnemonic), path);
   const keys: `0x${string}`[] = [];
   for (let i = from; i < to; i++) keys.push(root.deriveChild(i).privateKey as `0x${string}`);

@@ -1,5 +1,6 @@
 import { format } from "node:util";
-import { AbiCoder, id } from "ethers";
+
+import { ethers } from "./lazy-ethers";
 
 /** Address hardhat/console.sol sends its payloads to ("console.log" in ASCII). */
 export const CONSOLE_LOG_ADDRESS_HEX = "000000000000000000636f6e736f6c652e6c6f67";
@@ -13,6 +14,7 @@ let selectors: Map<string, string[]> | undefined;
  */
 function selectorTable(): Map<string, string[]> {
   if (selectors !== undefined) return selectors;
+  const { id } = ethers();
   const table = new Map<string, string[]>();
   const add = (types: string[]) => {
     const canonical = types.map((t) => (t === "uint" ? "uint256" : t === "int" ? "int256" : t));
@@ -40,7 +42,7 @@ export function formatConsoleLog(payload: Uint8Array): string | undefined {
   const types = selectorTable().get(selector);
   if (types === undefined) return undefined;
   try {
-    const values = AbiCoder.defaultAbiCoder().decode(types, payload.subarray(4));
+    const values = ethers().AbiCoder.defaultAbiCoder().decode(types, payload.subarray(4));
     // Numbers print in decimal, as Hardhat prints them (util.format would append "n" to bigints).
     const args = types.map((_type, i) => {
       const v = values[i] as unknown;

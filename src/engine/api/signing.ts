@@ -2,10 +2,12 @@
  * Signing with the node's unlocked keys: eth_sign and personal_sign (EIP-191 messages) and
  * eth_signTypedData(_v4) (EIP-712), as wallets sign.
  */
-import { Signature, TypedDataEncoder, Wallet, hashMessage } from "ethers";
+import type { Wallet } from "ethers";
+
 import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams, serverError } from "../../rpc/errors";
 import type { Engine } from "../engine";
+import { ethers } from "../lazy-ethers";
 import * as p from "./params";
 
 type TypeFields = Record<string, { name: string; type: string }[]>;
@@ -14,13 +16,13 @@ export function signingApi(engine: Engine, options: RpcApiOptions): RpcApi {
   const wallet = (address: string): Wallet => {
     const account = engine.unlocked.get(address.toLowerCase());
     if (account === undefined) throw serverError(`unknown account ${address}: the node holds no key for it`);
-    return new Wallet(account.privateKeyHex);
+    return new (ethers().Wallet)(account.privateKeyHex);
   };
   const signMessage = (a: unknown, m: unknown): string =>
-    wallet(p.address(a, "address").toString()).signingKey.sign(hashMessage(p.data(m, "message"))).serialized;
+    wallet(p.address(a, "address").toString()).signingKey.sign(ethers().hashMessage(p.data(m, "message"))).serialized;
   const signTypedData = (a: unknown, d: unknown): string => {
     const signer = wallet(p.address(a, "address").toString());
-    return Signature.from(signer.signingKey.sign(typedDataDigest(d))).serialized;
+    return ethers().Signature.from(signer.signingKey.sign(typedDataDigest(d))).serialized;
   };
   return new RpcApi(options)
     .positional("eth_sign", 2, ([a, m]) => signMessage(a, m))
@@ -53,7 +55,7 @@ function typedDataDigest(raw: unknown): string {
   // does not reach (ethers' encoder rejects unreachable types as ambiguous).
   const types = typeof shape.primaryType === "string" ? reachableTypes(allTypes, shape.primaryType) : allTypes;
   try {
-    return TypedDataEncoder.hash(shape.domain ?? {}, types, shape.message);
+    return ethers().TypedDataEncoder.hash(shape.domain ?? {}, types, shape.message);
   } catch (error) {
     throw invalidParams(`typedData cannot be encoded: ${(error as Error).message.split(" (")[0]}`);
   }
