@@ -10,7 +10,7 @@ import type { SqlDatabase } from "../sql/database";
 import { VaultEvents } from "./events";
 import { createVaultHttpApi, type HttpHandler, VAULT_PATH_PREFIX } from "./http-api";
 import { openPostgresDatabase } from "../sql/pg-database";
-import { openPgliteDatabase } from "../sql/pglite-database";
+import { openPgliteDatabase, type PgliteTemplate } from "../sql/pglite-database";
 import { migrateVault } from "./schema";
 import { VaultStore } from "./store";
 import { type PlatformApi, Vault } from "./vault";
@@ -22,6 +22,8 @@ export interface VaultServiceOptions {
   databaseUrl?: string;
   /** PGlite's directory; undefined keeps it in memory. Ignored with `databaseUrl`. */
   dataDir?: string;
+  /** An in-memory PGlite starts from this instead of running initdb (tests open many). Ignored with `databaseUrl` or `dataDir`. */
+  pgliteTemplate?: PgliteTemplate;
   /** Replaces the platform client built from `nodeUrl` (tests). */
   platform?: PlatformApi;
   fetch?: FetchFunction;
@@ -40,7 +42,7 @@ export interface VaultService {
 }
 
 export async function openVaultService(options: VaultServiceOptions): Promise<VaultService> {
-  const database = options.databaseUrl !== undefined ? await openPostgresDatabase(options.databaseUrl) : await openPgliteDatabase(options.dataDir);
+  const database = options.databaseUrl !== undefined ? await openPostgresDatabase(options.databaseUrl) : await openPgliteDatabase(options.dataDir, { template: options.pgliteTemplate });
   try {
     await migrateVault(database);
     const platform = options.platform ?? createPlatformChainClient({ transport: createTransport({ url: options.nodeUrl, fetch: options.fetch }) });

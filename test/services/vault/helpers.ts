@@ -2,7 +2,7 @@
  * Fixtures of the vault's tests: a LocalNetwork node over HTTP with a 2-of-3 multisig alias
  * declared at genesis and funded there, the owners' keys, the reference's signatures, and
  * platform transactions spending the alias's output (unsigned, and signed from the signatures
- * the vault collected).
+ * the vault collected), and the empty PGlite data directory in-memory vaults start from.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { decodeCb58, formatChainAddress } from "../../../src/encoding";
@@ -12,6 +12,17 @@ import { type HttpNode, startHttpNode } from "../../../src/node/http-server";
 import { encodePSignedTx, encodePUnsignedTx, genesisAliasId, PTypeId, type PUnsignedTx } from "../../../src/pchain";
 import { compareShortIds, compareTransferableOutputs, shortIdFromPrivateKey, signHash, TypeId } from "../../../src/xchain/codec";
 import type { MultisigTxView } from "../../../src/services/vault";
+import { createPgliteTemplate, type PgliteTemplate } from "../../../src/services/sql/pglite-database";
+
+let template: Promise<PgliteTemplate> | undefined;
+/**
+ * The empty data directory every in-memory PGlite of the vault's tests starts from (initdb run
+ * once per process, not once per test; the mutation runner runs the suites again per mutant).
+ */
+export function pgliteTemplate(): Promise<PgliteTemplate> {
+  template ??= createPgliteTemplate();
+  return template;
+}
 
 export function testKey(n: number): Uint8Array {
   const key = new Uint8Array(32);

@@ -14,7 +14,7 @@ import { ALIAS, aliasSpend, hex, nowSeconds, OUTPUT_OWNERS, OUTSIDER, OWNERS, si
 /** Where a vault keeps its data in one storage: options for a fresh vault, and for reopening the same data. */
 export interface StorageUnderTest {
   /** Options of a vault on empty storage. */
-  fresh(): Promise<Pick<VaultServiceOptions, "databaseUrl" | "dataDir">>;
+  fresh(): Promise<Pick<VaultServiceOptions, "databaseUrl" | "dataDir" | "pgliteTemplate">>;
   close(): Promise<void>;
 }
 
