@@ -40,6 +40,18 @@ import type { SuiteResultLine } from "./suites/counter";
 export type Hardhat3SuiteNetwork = "nativekit" | "default";
 export const HARDHAT3_SUITE_NETWORKS: readonly Hardhat3SuiteNetwork[] = ["nativekit", "default"];
 
+/**
+ * What a run measures: nativekit's network as configured by default (its chains on Hardhat's
+ * thread), the same network with them in the engine thread (`workerThread: true`, through a
+ * second config file), and Hardhat 3's own network.
+ */
+export type Hardhat3SuiteArm = "nativekit" | "nativekit-worker-thread" | "default";
+export const HARDHAT3_SUITE_ARMS: readonly Hardhat3SuiteArm[] = ["nativekit", "nativekit-worker-thread", "default"];
+/** The config of the worker-thread arm, beside hardhat.config.ts. */
+export const HARDHAT3_WORKER_THREAD_CONFIG = "hardhat.worker-thread.config.ts";
+const armNetwork = (arm: Hardhat3SuiteArm): Hardhat3SuiteNetwork => (arm === "default" ? "default" : "nativekit");
+const armConfig = (arm: Hardhat3SuiteArm): string | undefined => (arm === "nativekit-worker-thread" ? HARDHAT3_WORKER_THREAD_CONFIG : undefined);
+
 /** The ERC-20 file's Hardhat 3 port: where it is in the repository, where it goes in the project. */
 export const HARDHAT3_ERC20_SUITE = {
   name: "erc20",
@@ -183,8 +195,8 @@ function bundledSolcVersion(): string {
   return version;
 }
 
-/** The project's hardhat.config.ts: Hardhat 3 style, the toolbox and nativekit's plugin. */
-export function hardhat3SuiteConfig(solcVersion: string = bundledSolcVersion()): string {
+/** The project's hardhat.config.ts: Hardhat 3 style, the toolbox and nativekit's plugin (`workerThread: true` for the worker-thread arm's). */
+export function hardhat3SuiteConfig(solcVersion: string = bundledSolcVersion(), options: { workerThread?: boolean } = {}): string {
   return `import hardhatToolboxMochaEthers from "@nomicfoundation/hardhat-toolbox-mocha-ethers";
 import nativekit from "nativekit/hardhat";
 import { defineConfig } from "hardhat/config";
@@ -196,7 +208,7 @@ export default defineConfig({
     version: "${solcVersion}",
     settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: "cancun" },
   },
-  nativekit: { loggingEnabled: false },
+  nativekit: { loggingEnabled: false${options.workerThread === true ? ", workerThread: true" : ""} },
 });
 `;
 }
@@ -288,6 +300,7 @@ export async function buildHardhat3SuiteProject(root: string, options: { typeche
   copyTemplate(hardhatDir, "mocha-ethers", dir);
   for (const example of ["contracts", "test", "scripts", "ignition"]) fs.rmSync(path.join(dir, example), { recursive: true, force: true });
   fs.writeFileSync(path.join(dir, "hardhat.config.ts"), hardhat3SuiteConfig());
+  fs.writeFileSync(path.join(dir, HARDHAT3_WORKER_THREAD_CONFIG), hardhat3SuiteConfig(undefined, { workerThread: true }));
   writeHardhat3SuiteFiles(dir);
 
   progress("npx hardhat build (untimed)...");
@@ -330,8 +343,8 @@ export class Hardhat3SuiteCheckError extends Error {}
  * `direct`, Hardhat's bin script run by the project's `node` (what npx runs, without npx's own
  * start-up, as the Hardhat 2 suite benchmark runs Hardhat 2).
  */
-function testCommand(projectDir: string, network: Hardhat3SuiteNetwork, options: { grep?: string; direct?: boolean }): [string, string[]] {
-  const args = ["test", "mocha", HARDHAT3_ERC20_SUITE.file, ...(network === "default" ? [] : ["--network", network]), ...(options.grep === undefined ? [] : ["--grep", options.grep])];
+function testCommand(projectDir: string, network: Hardhat3SuiteNetwork, options: { grep?: string; direct?: boolean; config?: string }): [string, string[]] {
+  const args = [...(options.config === undefined ? [] : ["--config", options.config]), "test", "mocha", HARDHAT3_ERC20_SUITE.file, ...(network === "default" ? [] : ["--network", network]), ...(options.grep === undefined ? [] : ["--grep", options.grep])];
   if (!options.direct) return ["npx", ["hardhat", ...args]];
   const pkgFile = path.join(projectDir, "node_modules", "hardhat", "package.json");
   const bin = readJson<{ bin: string | Record<string, string> }>(pkgFile).bin;
@@ -349,7 +362,7 @@ function testCommand(projectDir: string, network: Hardhat3SuiteNetwork, options:
 export async function runHardhat3SuiteOnce(
   projectDir: string,
   network: Hardhat3SuiteNetwork,
-  options: { grep?: string; expected?: number; nodeBinDirectory?: string; direct?: boolean; timeoutMs?: number } = {},
+  options: { grep?: string; expected?: number; nodeBinDirectory?: string; direct?: boolean; timeoutMs?: number; config?: string } = {},
 ): Promise<Hardhat3SuiteRun> {
   const [command, args] = testCommand(projectDir, network, options);
   const ran = await runProcess(command, args, { cwd: projectDir, env: hardhat3Env(options.nodeBinDirectory), timeoutMs: options.timeoutMs ?? 5 * 60_000 });
@@ -366,35 +379,37 @@ const median = (xs: number[]): number => {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-type PerNetwork<T> = Record<Hardhat3SuiteNetwork, T>;
+type PerArm<T> = Record<Hardhat3SuiteArm, T>;
 
 export interface Hardhat3SuiteReport {
   runs: number;
   command: string;
   project: Omit<Hardhat3SuiteProject, "root" | "dir" | "nodeBinDirectory"> & { dir: string; kept: boolean };
-  order: Hardhat3SuiteNetwork[][];
+  order: Hardhat3SuiteArm[][];
   erc20: {
-    runs: PerNetwork<Hardhat3SuiteRun[]>;
-    medianWallMs: PerNetwork<number>;
+    runs: PerArm<Hardhat3SuiteRun[]>;
+    medianWallMs: PerArm<number>;
     /** The first run of each network after the build. */
-    coldWallMs: PerNetwork<number>;
+    coldWallMs: PerArm<number>;
     /** Median wall nativekit / median wall default. */
     ratio: number;
+    /** The same with the chains in the engine thread (workerThread: true). */
+    workerThreadRatio: number;
     coldRatio: number;
     goal: string;
     aim: string;
     ok: boolean;
-    medianTestsMs: PerNetwork<number>;
+    medianTestsMs: PerArm<number>;
     testsRatio: number;
-    medianProviderInitMs: PerNetwork<number>;
-    transactions: PerNetwork<{ sent: number; rejected: number }>;
-    estimates: PerNetwork<number>;
+    medianProviderInitMs: PerArm<number>;
+    transactions: PerArm<{ sent: number; rejected: number }>;
+    estimates: PerArm<number>;
   };
 }
 
 /**
  * Builds the project in a new temporary directory, then `runs` rounds, each running the file on
- * both networks, the order alternating. Removes the directory at the end unless `keep`.
+ * the three arms, the order rotating. Removes the directory at the end unless `keep`.
  */
 export async function measureHardhat3Suite(options: { runs: number; keep?: boolean; direct?: boolean; typecheck?: boolean }): Promise<Hardhat3SuiteReport> {
   const root = fs.mkdtempSync(path.join(scratchDirectory("NATIVEKIT_BENCH_TMPDIR"), "nativekit-bench-hardhat3-"));
@@ -408,21 +423,25 @@ export async function measureHardhat3Suite(options: { runs: number; keep?: boole
           .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`)
           .join(", ")}`,
     );
-    const results: PerNetwork<Hardhat3SuiteRun[]> = { nativekit: [], default: [] };
-    const order: Hardhat3SuiteNetwork[][] = [];
+    const results: PerArm<Hardhat3SuiteRun[]> = { nativekit: [], "nativekit-worker-thread": [], default: [] };
+    const order: Hardhat3SuiteArm[][] = [];
     for (let r = 0; r < options.runs; r++) {
-      const round = HARDHAT3_SUITE_NETWORKS.map((_, i) => HARDHAT3_SUITE_NETWORKS[(i + r) % HARDHAT3_SUITE_NETWORKS.length]!);
+      const round = HARDHAT3_SUITE_ARMS.map((_, i) => HARDHAT3_SUITE_ARMS[(i + r) % HARDHAT3_SUITE_ARMS.length]!);
       order.push(round);
-      for (const network of round) {
-        const run = await runHardhat3SuiteOnce(project.dir, network, { nodeBinDirectory: project.nodeBinDirectory, direct: options.direct });
-        results[network].push(run);
+      for (const arm of round) {
+        const run = await runHardhat3SuiteOnce(project.dir, armNetwork(arm), { nodeBinDirectory: project.nodeBinDirectory, direct: options.direct, config: armConfig(arm) });
+        results[arm].push(run);
         progress(
-          `run ${r + 1}/${options.runs} erc20@${network.padEnd(10)} ${(run.wallMs / 1000).toFixed(2)} s wall, tests ${(run.result.testsMs / 1000).toFixed(2)} s, ` +
+          `run ${r + 1}/${options.runs} erc20@${arm.padEnd(21)} ${(run.wallMs / 1000).toFixed(2)} s wall, tests ${(run.result.testsMs / 1000).toFixed(2)} s, ` +
             `${run.passing} passing, ${run.result.sent} tx sent${run.result.rejected > 0 ? ` + ${run.result.rejected} rejected` : ""}`,
         );
       }
     }
-    const each = <T>(f: (xs: Hardhat3SuiteRun[]) => T): PerNetwork<T> => ({ nativekit: f(results.nativekit), default: f(results.default) });
+    const each = <T>(f: (xs: Hardhat3SuiteRun[]) => T): PerArm<T> => ({
+      nativekit: f(results.nativekit),
+      "nativekit-worker-thread": f(results["nativekit-worker-thread"]),
+      default: f(results.default),
+    });
     const wall = each((xs) => median(xs.map((x) => x.wallMs)));
     const cold = each((xs) => xs[0]!.wallMs);
     const tests = each((xs) => median(xs.map((x) => x.result.testsMs)));
@@ -430,7 +449,7 @@ export async function measureHardhat3Suite(options: { runs: number; keep?: boole
     const { root: _root, dir, nodeBinDirectory: _bin, ...described } = project;
     return {
       runs: options.runs,
-      command: `${options.direct ? "node <hardhat's bin script>" : "npx hardhat"} test mocha ${HARDHAT3_ERC20_SUITE.file} [--network nativekit]`,
+      command: `${options.direct ? "node <hardhat's bin script>" : "npx hardhat"} [--config ${HARDHAT3_WORKER_THREAD_CONFIG}] test mocha ${HARDHAT3_ERC20_SUITE.file} [--network nativekit]`,
       project: { ...described, dir, kept: options.keep === true },
       order,
       erc20: {
@@ -438,6 +457,7 @@ export async function measureHardhat3Suite(options: { runs: number; keep?: boole
         medianWallMs: wall,
         coldWallMs: cold,
         ratio,
+        workerThreadRatio: wall["nativekit-worker-thread"] / wall.default,
         coldRatio: cold.nativekit / cold.default,
         goal: `<= ${GOALS.ratioMax}`,
         aim: `${GOALS.ratioAim}`,
@@ -466,26 +486,29 @@ export function printHardhat3SuiteTable(r: Hardhat3SuiteReport): void {
   const p = r.project;
   const lines = [
     "",
-    `suite benchmark, Hardhat 3 — ${r.runs} run(s) per network, each a fresh \`${r.command}\` process, the order alternating per round`,
+    `suite benchmark, Hardhat 3 — ${r.runs} run(s) per arm, each a fresh \`${r.command}\` process, the order rotating per round`,
     `  project: Hardhat ${p.hardhatVersion} (mocha-ethers template's packages), Node.js ${p.node} (${p.nodeSource}), ${p.tarball} from npm pack, installed with npm install; ` +
       `${p.kept ? `kept in ${p.dir}` : "built in a temporary directory, removed"}`,
     `  set-up (untimed): ${Object.entries(p.setupMs)
       .filter(([, v]) => v > 0)
       .map(([k, v]) => `${k} ${s(v)}`)
       .join(", ")}`,
-    `  networks: nativekit = --network nativekit (the plugin's, in process); hardhat = Hardhat 3's own simulated network (default, EDR)`,
+    `  networks: nativekit = --network nativekit (the plugin's, in process, on Hardhat's thread: the default); ` +
+      `worker thread = the same with workerThread: true (${HARDHAT3_WORKER_THREAD_CONFIG}); hardhat = Hardhat 3's own simulated network (default, EDR)`,
     "",
     `${HARDHAT3_ERC20_SUITE.source} (${HARDHAT3_ERC20_SUITE.tests} tests, OpenZeppelin ERC-20; as ${HARDHAT3_ERC20_SUITE.file} in the project)`,
-    `  wall, median        nativekit ${s(e.medianWallMs.nativekit)}    hardhat ${s(e.medianWallMs.default)}    ` +
-      `ratio ${e.ratio.toFixed(2)} (goal ${e.goal}, aim ${e.aim}) ${e.ok ? "OK" : "ABOVE GOAL"}`,
-    `  wall, cold          nativekit ${s(e.coldWallMs.nativekit)}    hardhat ${s(e.coldWallMs.default)}    ratio ${e.coldRatio.toFixed(2)} (the first run of each after the build)`,
-    `  tests' own time     nativekit ${s(e.medianTestsMs.nativekit)}    hardhat ${s(e.medianTestsMs.default)}    ratio ${e.testsRatio.toFixed(2)} ` +
-      `(from the network's first answer to the end of the last test)`,
-    `  network start       nativekit ${s(e.medianProviderInitMs.nativekit)}    hardhat ${s(e.medianProviderInitMs.default)}    ` +
+    `  wall, median        nativekit ${s(e.medianWallMs.nativekit)}    worker thread ${s(e.medianWallMs["nativekit-worker-thread"])}    hardhat ${s(e.medianWallMs.default)}    ` +
+      `ratio ${e.ratio.toFixed(2)} (worker thread ${e.workerThreadRatio.toFixed(2)}; goal ${e.goal}, aim ${e.aim}) ${e.ok ? "OK" : "ABOVE GOAL"}`,
+    `  wall, cold          nativekit ${s(e.coldWallMs.nativekit)}    worker thread ${s(e.coldWallMs["nativekit-worker-thread"])}    hardhat ${s(e.coldWallMs.default)}    ` +
+      `ratio ${e.coldRatio.toFixed(2)} (the first run of each after the build)`,
+    `  tests' own time     nativekit ${s(e.medianTestsMs.nativekit)}    worker thread ${s(e.medianTestsMs["nativekit-worker-thread"])}    hardhat ${s(e.medianTestsMs.default)}    ` +
+      `ratio ${e.testsRatio.toFixed(2)} (from the network's first answer to the end of the last test)`,
+    `  network start       nativekit ${s(e.medianProviderInitMs.nativekit)}    worker thread ${s(e.medianProviderInitMs["nativekit-worker-thread"])}    hardhat ${s(e.medianProviderInitMs.default)}    ` +
       `(from the file's start, network.create(), to the network's first answer)`,
-    `  transactions        nativekit ${txs(e.transactions.nativekit)}; hardhat ${txs(e.transactions.default)}`,
-    `  eth_estimateGas     nativekit ${e.estimates.nativekit}; hardhat ${e.estimates.default}`,
-    `  runs (wall)         nativekit ${e.runs.nativekit.map((x) => s(x.wallMs)).join(", ")}; hardhat ${e.runs.default.map((x) => s(x.wallMs)).join(", ")}`,
+    `  transactions        nativekit ${txs(e.transactions.nativekit)}; worker thread ${txs(e.transactions["nativekit-worker-thread"])}; hardhat ${txs(e.transactions.default)}`,
+    `  eth_estimateGas     nativekit ${e.estimates.nativekit}; worker thread ${e.estimates["nativekit-worker-thread"]}; hardhat ${e.estimates.default}`,
+    `  runs (wall)         nativekit ${e.runs.nativekit.map((x) => s(x.wallMs)).join(", ")}; worker thread ${e.runs["nativekit-worker-thread"].map((x) => s(x.wallMs)).join(", ")}; ` +
+      `hardhat ${e.runs.default.map((x) => s(x.wallMs)).join(", ")}`,
     "",
     "every run checked: exit code 0, all tests passing (none failing or pending), the file's result line naming the network",
     "",
@@ -498,10 +521,12 @@ export const SUITE_HARDHAT3_USAGE = `Usage: npm run bench -- suite-hardhat3 [opt
 Builds a Hardhat 3 project in a temporary directory (the packed nativekit, Hardhat 3's
 mocha-ethers template packages, Node.js 22 from the npm registry unless NATIVEKIT_NODE22 names
 one) and runs ${HARDHAT3_ERC20_SUITE.source} there with \`npx hardhat test mocha --network nativekit\`
-and without --network (Hardhat 3's own network), alternating, a fresh process each run.
+(its chains on Hardhat's thread), the same with workerThread: true (--config
+${HARDHAT3_WORKER_THREAD_CONFIG}) and without --network (Hardhat 3's own network), rotating,
+a fresh process each run.
 
 Options:
-  --runs <n>          runs per network (default 7); medians are reported, and the first runs as cold
+  --runs <n>          runs per arm (default 7); medians are reported, and the first runs as cold
   --direct            run Hardhat's bin script with the project's node instead of npx (what npx
                       runs, without npx's start-up: as \`npm run bench -- suite\` runs Hardhat 2)
   --no-typecheck      skip the project's \`tsc --noEmit\` before the runs

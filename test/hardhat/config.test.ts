@@ -22,9 +22,9 @@ describe("nativekit options in hardhat.config.ts", () => {
     expect(() => resolveNativekitConfig({ gas: 0 })).to.throw('gas must be "auto" or a positive integer');
   });
 
-  it("runs the Hardhat 3 in-process network in a worker thread unless workerThread is false, and refuses a non-boolean", () => {
-    expect(resolveNativekitConfig(undefined).workerThread).to.equal(true);
-    expect(resolveNativekitConfig({ workerThread: false }).workerThread).to.equal(false);
+  it("runs the Hardhat 3 in-process network on Hardhat's thread unless workerThread is true, and refuses a non-boolean", () => {
+    expect(resolveNativekitConfig(undefined).workerThread).to.equal(false);
+    expect(resolveNativekitConfig({ workerThread: true }).workerThread).to.equal(true);
     expect(() => resolveNativekitConfig({ workerThread: "no" as unknown as boolean })).to.throw("nativekit config: workerThread must be true or false, got no");
   });
 

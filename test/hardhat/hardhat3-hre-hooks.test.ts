@@ -38,7 +38,7 @@ describe("Hardhat 3 runtime-environment hooks", () => {
     }
   });
 
-  it("starts nothing when the config keeps the engine on Hardhat's thread (workerThread: false)", async () => {
+  it("starts nothing when the config keeps the engine on Hardhat's thread (workerThread: false, the default)", async () => {
     const { thread, prepared } = recordingThread();
     await created(runtime("nativekit", false), thread);
     expect(prepared).to.deep.equal([]);

@@ -11,7 +11,7 @@ const ASSET = "0x" + "c3".repeat(32);
 /** Init code that reverts with the four bytes 0xdeadbeef: PUSH4 deadbeef, PUSH1 0, MSTORE, PUSH1 4, PUSH1 28, REVERT. */
 const REVERTING_INIT_CODE = "0x63deadbeef6000526004601cfd";
 
-/** The hooks' context: the chains in the engine thread (the default), or on this thread (`workerThread: false`). */
+/** The hooks' context: the chains on this thread (the default), or in the engine thread (`workerThread: true`). */
 function contextWith(workerThread: boolean): HookContext {
   return {
     config: {
@@ -20,7 +20,7 @@ function contextWith(workerThread: boolean): HookContext {
     },
   };
 }
-const context = contextWith(true);
+const context = contextWith(false);
 
 let nextId = 1;
 function connection(networkName = "nativekit"): NetworkConnection {
@@ -48,7 +48,7 @@ const engineThread = sourceEngineThread();
 describe("Hardhat 3 network hooks", () => {
   after(async () => engineThread.terminate());
 
-  for (const workerThread of [true, false]) describe(`onRequest on an in-process network, ${workerThread ? "in the engine thread" : "on Hardhat's thread (workerThread: false)"}`, () => {
+  for (const workerThread of [true, false]) describe(`onRequest on an in-process network, ${workerThread ? "in the engine thread (workerThread: true)" : "on Hardhat's thread"}`, () => {
     const context = contextWith(workerThread);
     const hooks = createNetworkHooks({ importChai: async () => undefined }, () => engineThread) as NetworkHooks;
     const shared = connection();

@@ -543,6 +543,20 @@ async function main(): Promise<number> {
         },
       },
       {
+        // The opt-in engine thread, where the Node.js 22 Hardhat 3 needs decides what keeps a process alive.
+        name: `the ${template} project's tests pass with workerThread: true (the chains in the engine thread), and the run exits`,
+        async run() {
+          const config = fs.readFileSync(path.join(dir, "hardhat.config.ts"), "utf8");
+          const threaded = config.replace("nativekit: { loggingEnabled: false }", "nativekit: { loggingEnabled: false, workerThread: true }");
+          check(threaded !== config, "the project's hardhat.config.ts has no nativekit: { loggingEnabled: false } to extend");
+          fs.writeFileSync(path.join(dir, "hardhat.worker-thread.config.ts"), threaded);
+          const output = await hardhatTestOffline(dir, ["--config", "hardhat.worker-thread.config.ts", "test", runner, "--network", "nativekit"], hardhat3Env(), path.join(dir, ".home"));
+          const passing = Number(output.match(/^\s*(\d+) passing/m)?.[1] ?? 0);
+          check(passing === HARDHAT3_TEST_COUNTS[template], `with workerThread: true: ${passing} passing, expected ${HARDHAT3_TEST_COUNTS[template]}`);
+          check(!/^\s*\d+ (failing|pending|skipped)/m.test(output), "with workerThread: true: failing, pending or skipped tests");
+        },
+      },
+      {
         name: `the ${template} project's config and tests type-check with nativekit's types (npx tsc --noEmit)`,
         async run() {
           await runOk("npx", ["--no-install", "tsc", "--noEmit"], { cwd: dir, env: hardhat3Env(), timeoutMs: 5 * 60_000 });

@@ -3,7 +3,7 @@
  * an in-process chain of that connection's own, so each `network.create()` gets a fresh chain
  * (Hardhat 3's semantics for simulated networks) and `getOrCreate` shares one; the chain goes
  * with its connection when the connection closes. Requests of other networks pass through. The
- * chains live in the engine thread (engine-thread.ts), or with `workerThread: false` on this one.
+ * chains live on this thread, or with `workerThread: true` in the engine thread (engine-thread.ts).
  *
  * The handler answers before Hardhat's own request handlers (a plugin's handlers run before the
  * built-in ones), as the Hardhat 2 plugin replaced the provider: the engine fills senders, gas
@@ -47,7 +47,7 @@ function markSimulated(connection: NetworkConnection): void {
   if (connection.networkConfig !== undefined) connection.networkConfig = { ...connection.networkConfig, type: "edr-simulated" };
 }
 
-/** A connection's chain: in the engine thread, or on Hardhat's own thread (`workerThread: false`). */
+/** A connection's chain: on Hardhat's own thread, or in the engine thread (`workerThread: true`). */
 interface ConnectionChain {
   request(method: string, params: unknown[] | undefined): Promise<unknown>;
   close(): void;
