@@ -50,7 +50,7 @@ export interface NativekitUserConfig {
   /**
    * Hardhat 3: answer the in-process network from a worker thread (default false). The thread
    * starts when the run does and loads the engine on another core while Hardhat checks the
-   * build, so the first answer comes sooner (0.17 against 0.35 s measured), but every request
+   * build, so the first answer comes sooner (0.18 against 0.36 s measured), but every request
    * then crosses threads (about 0.2 ms each): it pays for short runs (a script, a task) on a
    * machine with a core to spare, not for test suites (bench/README.md). Hardhat 2 always runs
    * the engine on its own thread.
