@@ -1,6 +1,6 @@
 /**
- * The vault's rules one by one, on the `Vault` itself: its storage a fresh in-memory PGlite per
- * test (started from one initdb's template), the node a fake platform API whose answers each
+ * The vault's rules one by one, on the `Vault` itself: its storage an in-memory PGlite whose
+ * tables are emptied before each test, the node a fake platform API whose answers each
  * test sets (an alias, a refusal, no answer, a transaction's status), the clock a number the
  * test moves. The HTTP suite (`rules.ts`) runs the same rules against a real node; these reach
  * the boundaries and the node's failures it cannot.
@@ -74,9 +74,16 @@ describe("vault rules, one by one (the Vault on PGlite, a fake node)", function 
   const open = (options: { store?: VaultStore; now?: () => number; timestampWindowSeconds?: number } = {}) =>
     new Vault({ store: options.store ?? store, platform, events, now: "now" in options ? options.now : () => now, timestampWindowSeconds: options.timestampWindowSeconds });
 
-  beforeEach(async () => {
+  // One database for the file, emptied before each test: the same empty tables a fresh one has,
+  // without starting PGlite 64 times (0.4 s each).
+  before(async () => {
     db = await openPgliteDatabase(undefined, { template: await pgliteTemplate() });
     await migrateVault(db);
+  });
+  after(async () => db?.close());
+
+  beforeEach(async () => {
+    await db.query("TRUNCATE multisig_tx, multisig_tx_owners");
     store = new VaultStore(db);
     platform = new FakePlatform();
     events = new VaultEvents();
@@ -85,7 +92,6 @@ describe("vault rules, one by one (the Vault on PGlite, a fake node)", function 
     now = NOW;
     vault = open();
   });
-  afterEach(async () => db?.close());
 
   const request = (tx: PUnsignedTx = aliasSpend(), creator: { key: Uint8Array } = OWNERS[0]!, extra: Partial<CreateRequest> = {}): CreateRequest => ({
     alias: ALIAS,
