@@ -7,3 +7,21 @@ export async function refusal(promise: Promise<unknown>): Promise<Error> {
   }
   throw new Error("expected a refusal");
 }
+
+/** The refusal of a promise, which must be an instance of `kind` (any other error is rethrown). */
+export async function refusalOf<E extends Error>(promise: Promise<unknown>, kind: abstract new (...args: never[]) => E): Promise<E> {
+  const error = await refusal(promise);
+  if (error instanceof kind) return error;
+  throw error;
+}
+
+/** The same for a synchronous call. */
+export function syncRefusalOf<E extends Error>(run: () => unknown, kind: abstract new (...args: never[]) => E): E {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof kind) return error;
+    throw error;
+  }
+  throw new Error("expected a refusal");
+}

@@ -9,6 +9,7 @@ import path from "node:path";
 import { createVaultClient, type VaultClient, VaultRequestError } from "../../../src/clients";
 import { startVaultServer, type VaultServer, type VaultServiceOptions } from "../../../src/services/vault";
 import type { PUnsignedTx } from "../../../src/pchain";
+import { refusalOf } from "../../helpers/refusal";
 import { ALIAS, aliasSpend, hex, nowSeconds, OUTPUT_OWNERS, OUTSIDER, OWNERS, signBytes, signedFromRecord, signText, startAliasNode, type TestNode, unsignedBytes } from "./helpers";
 
 /** Where a vault keeps its data in one storage: options for a fresh vault, and for reopening the same data. */
@@ -18,15 +19,7 @@ export interface StorageUnderTest {
   close(): Promise<void>;
 }
 
-export async function refusal(promise: Promise<unknown>): Promise<VaultRequestError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof VaultRequestError) return error;
-    throw error;
-  }
-  throw new Error("expected the vault to refuse");
-}
+export const refusal = (promise: Promise<unknown>): Promise<VaultRequestError> => refusalOf(promise, VaultRequestError);
 
 export function describeVaultRules(name: string, makeStorage: () => Promise<StorageUnderTest>): void {
   describe(`vault rules on ${name}`, function () {

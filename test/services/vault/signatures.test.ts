@@ -10,20 +10,13 @@ import { VaultError } from "../../../src/services/vault/errors";
 import { parseHexField, recoverSigner, sha256Hex, toHex } from "../../../src/services/vault/signatures";
 import { signHash } from "../../../src/xchain/codec";
 import { OWNERS } from "./helpers";
+import { syncRefusalOf } from "../../helpers/refusal";
 
 const P_LOCAL = { hrp: "local", chainAlias: "P" };
 const N = BigInt("0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141");
 const HALF_N = N / 2n;
 
-function refusal(run: () => unknown): VaultError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof VaultError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
+const refusal = (run: () => unknown): VaultError => syncRefusalOf(run, VaultError);
 
 /** A signature by `key` over sha256(message), as bytes. */
 const sign = (message: Uint8Array, key: Uint8Array) => signHash(sha256(message), key);

@@ -18,6 +18,7 @@ import { migrateVault } from "../../../src/services/vault/schema";
 import { VaultStore } from "../../../src/services/vault/store";
 import { type CreateRequest, DEFAULT_EXPIRATION_SECONDS, DEFAULT_SIGNED_TIMESTAMP_WINDOW_SECONDS, type PlatformApi, Vault } from "../../../src/services/vault/vault";
 import type { MultisigTxView } from "../../../src/services/vault/view";
+import { refusalOf } from "../../helpers/refusal";
 import { ALIAS, aliasSpend, hex, OUTPUT_OWNERS, OUTSIDER, OWNERS, pgliteTemplate, signBytes, signedFromRecord, signText, unsignedBytes } from "./helpers";
 
 const NOW = 1_800_000_000;
@@ -51,15 +52,7 @@ class FakePlatform implements PlatformApi {
   }
 }
 
-async function refusal(promise: Promise<unknown>): Promise<VaultError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof VaultError) return error;
-    throw error;
-  }
-  throw new Error("expected the vault to refuse");
-}
+const refusal = (promise: Promise<unknown>): Promise<VaultError> => refusalOf(promise, VaultError);
 
 describe("vault rules, one by one (the Vault on PGlite, a fake node)", function () {
   this.timeout(120_000);
