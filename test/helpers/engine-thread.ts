@@ -7,11 +7,14 @@ import { Worker } from "node:worker_threads";
 
 import { EngineThread } from "../../src/hardhat/hardhat3/engine-thread";
 
-/** A file, not eval'd code, as the package's worker is: Node treats the two differently (e.g. in what keeps a process alive). */
-const WORKER_ENTRY = path.join(__dirname, "engine-thread-worker.js");
+const WORKER_SOURCE = path.join(__dirname, "..", "..", "src", "hardhat", "hardhat3", "engine-thread-worker.ts");
 
+/**
+ * The worker as eval'd code that registers ts-node, not a file: `hardhat test` runs every .js and
+ * .ts file under test/, and a bootstrap file here would run as a test file on the main thread.
+ */
 export function startSourceWorker(): Worker {
-  return new Worker(WORKER_ENTRY);
+  return new Worker(`require("ts-node/register/transpile-only"); require(${JSON.stringify(WORKER_SOURCE)});`, { eval: true });
 }
 
 export function sourceEngineThread(log?: (line: string) => void): EngineThread {
