@@ -5,11 +5,14 @@
  *
  * The browser, the first found: the executable CHROMIUM_PATH names; the Chromium build of the
  * npm registry's @sparticuz/chromium (a devDependency: brotli-compressed in the package,
- * unpacked into the system's temporary directory on first use, for Linux on x64); Debian's
+ * unpacked into a directory of the user's own under the system's temporary directory on first
+ * use, for Linux on x64); Debian's
  * `chromium` package. None found fails the test with a message naming CHROMIUM_PATH.
  */
 import fs from "node:fs";
 import * as http from "node:http";
+import os from "node:os";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { ExplorerPages } from "../../src/services/explorer/web";
@@ -19,11 +22,26 @@ const DEBIAN_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/u
 /** An ES module import that TypeScript's CommonJS output keeps as import() (the package is ESM only). */
 const importModule = new Function("specifier", "return import(specifier)") as (specifier: string) => Promise<unknown>;
 
-/** The npm registry's Chromium, unpacked (once) and its path returned; undefined where it has no build. */
+/**
+ * The npm registry's Chromium, unpacked (once) and its path returned; undefined where it has no
+ * build. @sparticuz/chromium unpacks into the system's temporary directory (os.tmpdir(), so
+ * TMPDIR) and reuses any `chromium` it finds there; on a machine shared by several users, one
+ * user's unpacked copy is not executable by another's tests. So it unpacks into a directory of
+ * this user's own under the temporary directory, named by the user's ID.
+ */
 async function npmChromium(): Promise<string | undefined> {
   if (process.platform !== "linux" || process.arch !== "x64") return undefined;
-  const { default: packaged } = (await importModule("@sparticuz/chromium")) as { default: { executablePath(): Promise<string> } };
-  return packaged.executablePath();
+  const ownDirectory = path.join(os.tmpdir(), `nativekit-chromium-${os.userInfo().uid}`);
+  fs.mkdirSync(ownDirectory, { recursive: true, mode: 0o700 });
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = ownDirectory;
+  try {
+    const { default: packaged } = (await importModule("@sparticuz/chromium")) as { default: { executablePath(): Promise<string> } };
+    return await packaged.executablePath();
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
 }
 
 /** The browser executable (see the file's comment for the order). */
