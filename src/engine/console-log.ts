@@ -43,10 +43,12 @@ export function formatConsoleLog(payload: Uint8Array): string | undefined {
   if (types === undefined) return undefined;
   try {
     const values = ethers().AbiCoder.defaultAbiCoder().decode(types, payload.subarray(4));
-    // Numbers print in decimal, as Hardhat prints them (util.format would append "n" to bigints).
-    const args = types.map((_type, i) => {
+    // As Hardhat's network prints them: numbers in decimal (util.format would append "n" to
+    // bigints), addresses in lowercase (ethers decodes them checksummed).
+    const args = types.map((type, i) => {
       const v = values[i] as unknown;
-      return typeof v === "bigint" ? v.toString() : v;
+      if (typeof v === "bigint") return v.toString();
+      return type === "address" && typeof v === "string" ? v.toLowerCase() : v;
     });
     return format(...args);
   } catch {

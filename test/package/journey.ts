@@ -46,6 +46,7 @@ import { HARDHAT3_SUITE_NETWORKS, runHardhat3SuiteOnce, writeHardhat3SuiteFiles 
 import { scratchDirectory } from "./scratch";
 import { USER_COMPILER_OPTIONS, userProjectFiles, USER_TEST_COUNT } from "./user-project";
 import { HARDHAT3_TEST_COUNTS, hardhat3ProjectFiles } from "./user-project-hardhat3";
+import { CONSOLE_LOG_EXPECTED_LINES, CONSOLE_LOG_TEST, consoleLogLines, withLoggingOn } from "./console-log-project";
 
 const REPO = path.resolve(__dirname, "..", "..");
 const PREFIX = "    | ";
@@ -576,6 +577,18 @@ async function main(): Promise<number> {
               },
             },
             {
+              name: "console.log from hardhat/console.sol prints the same lines on the nativekit network as on Hardhat's (Hardhat 3)",
+              async run() {
+                fs.writeFileSync(path.join(dir, "hardhat.logging.config.ts"), withLoggingOn(fs.readFileSync(path.join(dir, "hardhat.config.ts"), "utf8")));
+                const printed = async (network: string[]) =>
+                  consoleLogLines(await hardhatTestOffline(dir, ["--config", "hardhat.logging.config.ts", "test", "mocha", CONSOLE_LOG_TEST, ...network], hardhat3Env(), path.join(dir, ".home")));
+                const [nativekit, hardhat] = [await printed(["--network", "nativekit"]), await printed([])];
+                console.log(`  nativekit: ${JSON.stringify(nativekit)}\n  hardhat:   ${JSON.stringify(hardhat)}`);
+                check(JSON.stringify(nativekit) === JSON.stringify(CONSOLE_LOG_EXPECTED_LINES), `the nativekit network printed ${JSON.stringify(nativekit)}`);
+                check(JSON.stringify(hardhat) === JSON.stringify(nativekit), `Hardhat's network printed ${JSON.stringify(hardhat)}, the nativekit network ${JSON.stringify(nativekit)}`);
+              },
+            },
+            {
               name: "npx nativekit node in the Hardhat 3 project answers eth_chainId, stops on SIGTERM, leaves no process",
               run: () => nodeAnswersAndStops(dir, hardhat3Env()),
             },
@@ -664,6 +677,18 @@ async function main(): Promise<number> {
         check(passing === USER_TEST_COUNT, `npx hardhat test: ${passing} passing, expected ${USER_TEST_COUNT}`);
         check(!/^\s*\d+ (failing|pending)/m.test(output), "npx hardhat test has failing or pending tests");
         check(fs.existsSync(path.join(project, "artifacts", "contracts", "AssetForwarder.sol", "AssetForwarder.json")), "no artifact for AssetForwarder");
+      },
+    },
+    {
+      name: "console.log from hardhat/console.sol prints the same lines on the nativekit network as on Hardhat's (Hardhat 2)",
+      async run() {
+        fs.writeFileSync(path.join(project, "hardhat.logging.config.ts"), withLoggingOn(fs.readFileSync(path.join(project, "hardhat.config.ts"), "utf8")));
+        const printed = async (network: string) =>
+          consoleLogLines(await hardhatTestOffline(project, ["--config", "hardhat.logging.config.ts", "test", CONSOLE_LOG_TEST, "--network", network], userEnv(), home));
+        const [nativekit, hardhat] = [await printed("nativekit"), await printed("hardhat")];
+        console.log(`  nativekit: ${JSON.stringify(nativekit)}\n  hardhat:   ${JSON.stringify(hardhat)}`);
+        check(JSON.stringify(nativekit) === JSON.stringify(CONSOLE_LOG_EXPECTED_LINES), `the nativekit network printed ${JSON.stringify(nativekit)}`);
+        check(JSON.stringify(hardhat) === JSON.stringify(nativekit), `Hardhat's network printed ${JSON.stringify(hardhat)}, the nativekit network ${JSON.stringify(nativekit)}`);
       },
     },
     {

@@ -4,6 +4,7 @@
  * not files under test/, for the reason given in user-project.ts.
  */
 import { ASSET_FORWARDER_SOL, type ProjectFiles } from "./user-project";
+import { hardhat3ConsoleLogFiles } from "./console-log-project";
 import type { Hardhat3Template } from "./hardhat3-project";
 
 function hardhatConfig(toolbox: string, toolboxName: string, solcVersion: string): string {
@@ -205,6 +206,7 @@ export function hardhat3ProjectFiles(template: Hardhat3Template, solcVersion: st
       "hardhat.config.ts": hardhatConfig("@nomicfoundation/hardhat-toolbox-mocha-ethers", "hardhatToolboxMochaEthers", solcVersion),
       "contracts/AssetForwarder.sol": ASSET_FORWARDER_SOL,
       "test/AssetForwarder.ts": MOCHA_ETHERS_TEST,
+      ...hardhat3ConsoleLogFiles(),
     };
   }
   return {
@@ -215,4 +217,4 @@ export function hardhat3ProjectFiles(template: Hardhat3Template, solcVersion: st
 }
 
 /** Tests each project must report passing: ours plus the template's two Counter tests. */
-export const HARDHAT3_TEST_COUNTS: Record<Hardhat3Template, number> = { "mocha-ethers": 9 + 2, "node-test-runner-viem": 5 + 2 };
+export const HARDHAT3_TEST_COUNTS: Record<Hardhat3Template, number> = { "mocha-ethers": 9 + 2 + 1, "node-test-runner-viem": 5 + 2 }; // mocha-ethers: + Shouter's (console.log)

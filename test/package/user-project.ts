@@ -6,6 +6,8 @@
  * .ts file under test/, and these belong to another project (they import "nativekit/hardhat").
  */
 
+import { hardhat2ConsoleLogFiles } from "./console-log-project";
+
 /** What the user's project is made of: relative path → content. */
 export type ProjectFiles = Record<string, string>;
 
@@ -122,8 +124,9 @@ describe("AssetForwarder on the nativekit network", function () {
   });
 });
 `,
+    ...hardhat2ConsoleLogFiles(),
   };
 }
 
 /** How many tests the user's project has: `npx hardhat test` must report exactly these passing. */
-export const USER_TEST_COUNT = 3;
+export const USER_TEST_COUNT = 3 + 1; // AssetForwarder's and Shouter's (console.log)
