@@ -1,9 +1,9 @@
 /**
  * Hardhat 3's runtime-environment hooks: with `workerThread: true`, when a run names an
- * in-process nativekit network (`--network nativekit`), the engine thread starts as soon as Hardhat has its runtime
- * environment, so it loads the engine and builds a chain on another core while Hardhat checks
- * the build and loads the tests; the run's first `network.create()` then finds a chain ready.
- * A run on another network, or without the option, starts nothing.
+ * in-process nativekit network (`--network nativekit`), the engine thread starts as soon as
+ * Hardhat has its runtime environment, so it loads the engine and builds a chain on another core
+ * while Hardhat checks the build and loads the tests; the run's first `network.create()` then
+ * finds a chain ready. A run on another network, or without the option, starts nothing.
  */
 import { type EngineThread, sharedEngineThread } from "./engine-thread";
 import type { HardhatRuntimeEnvironmentHooks } from "./types";
