@@ -473,11 +473,17 @@ describe("vault rules, one by one (the Vault on PGlite, a fake node)", function 
       expect(seen.map((e) => e.type)).to.deep.equal(["created", "signed"]);
     });
 
-    it("settles an unfinished issue with the node first: the node has it, so its ID is answered without sending again", async () => {
-      const { record, signedTx } = await ready();
+    /** A ready transaction whose issue the node never answered: left "being issued". */
+    async function unfinishedIssue(): Promise<{ record: MultisigTxView; signedTx: Uint8Array }> {
+      const readied = await ready();
       platform.issueFailure = new Error("socket hang up");
-      await refusal(issue(signedTx));
+      await refusal(issue(readied.signedTx));
       platform.issueFailure = undefined;
+      return readied;
+    }
+
+    it("settles an unfinished issue with the node first: the node has it, so its ID is answered without sending again", async () => {
+      const { record, signedTx } = await unfinishedIssue();
       platform.status = "Committed";
       const txID = encodeCb58(sha256(signedTx));
       expect(await issue(signedTx)).to.deep.equal({ txID });
@@ -487,10 +493,7 @@ describe("vault rules, one by one (the Vault on PGlite, a fake node)", function 
     });
 
     it("settles an unfinished issue with the node first: the node does not have it, so it is sent again", async () => {
-      const { record, signedTx } = await ready();
-      platform.issueFailure = new Error("socket hang up");
-      await refusal(issue(signedTx));
-      platform.issueFailure = undefined;
+      const { record, signedTx } = await unfinishedIssue();
       platform.status = "Unknown";
       const { txID } = await issue(signedTx);
       expect(platform.issued).to.have.length(2);
