@@ -2,16 +2,9 @@ import { expect } from "chai";
 import fc from "fast-check";
 
 import { EncodingError, decodeNodeBytes, encodeNodeBytes, NODE_BYTE_ENCODINGS } from "../../src/encoding";
+import { syncRefusalOf } from "../helpers/refusal";
 
-function detailOf(read: () => unknown): string {
-  try {
-    read();
-  } catch (error) {
-    expect(error).to.be.instanceOf(EncodingError);
-    return (error as EncodingError).detail;
-  }
-  throw new Error("expected the text to be refused");
-}
+const detailOf = (read: () => unknown): string => syncRefusalOf(read, EncodingError).detail;
 
 describe("node bytes: byte values in the node APIs' encodings", () => {
   it("round-trips any bytes in every encoding (property)", () => {

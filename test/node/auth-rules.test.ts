@@ -10,32 +10,17 @@ import { SignJWT } from "jose";
 import { AuthError } from "../../src/node/auth/errors";
 import { MAX_AUTH_PASSWORD_LENGTH, PasswordHash, checkNewPassword, isStrongEnough } from "../../src/node/auth/password";
 import { ApiAuthority, TOKEN_LIFETIME_SECONDS, isAuthExempt, type AuthorityState } from "../../src/node/auth/tokens";
+import { refusalOf, syncRefusalOf } from "../helpers/refusal";
 
 const PASSWORD = "raccoon-velvet-42";
 /** A whole second, so `exp` is exactly {@link TOKEN_LIFETIME_SECONDS} after it. */
 const T0 = new Date("2026-01-01T00:00:00.000Z");
 
 /** The AuthError message `promise` is rejected with (fails if it resolves or rejects otherwise). */
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(AuthError);
-    return (error as AuthError).message;
-  }
-  expect.fail("expected an AuthError");
-}
+const refusal = async (promise: Promise<unknown>): Promise<string> => (await refusalOf(promise, AuthError)).message;
 
 /** The message `fn` throws an AuthError with. */
-function thrown(fn: () => void): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).to.be.instanceOf(AuthError);
-    return (error as AuthError).message;
-  }
-  expect.fail("expected an AuthError");
-}
+const thrown = (fn: () => void): string => syncRefusalOf(fn, AuthError).message;
 
 describe("auth rules (tokens.ts and password.ts)", function () {
   this.timeout(120_000);
