@@ -12,8 +12,10 @@ import { ChainStore, type BlockRecord } from "./chain";
 import { formatConsoleLog } from "./console-log";
 import { installJumpAnalysisMemo } from "./jump-analysis-memo";
 import type { MultiCoinSnapshot } from "./multicoin";
+import { mirrorListeners } from "./evm-events";
 import { FlatKeyMapDB, NodeCachingTrie } from "./node-cache-trie";
 import type { ResolvedEngineOptions } from "./options";
+import { ObservedEVM } from "./observed-evm";
 import { NativeEVM, nativePrecompiles } from "./precompiles";
 import type { ForkSource } from "./fork/fork-source";
 import { ForkedStateManager } from "./fork/forked-state";
@@ -42,6 +44,8 @@ export class ChainState {
    * are reverted), and operations run one at a time, so views can be shared.
    */
   private pastViews: PastView[] = [];
+  /** The EVM event emitter all the chain's VMs share, when the chain has `evmEvents` (see emittingEvents). */
+  private sharedEvents: NativeEVM["events"] | undefined;
 
   /** `trieDatabase` makes each fresh state's node database (the durable one when the chain is persisted). */
   constructor(
@@ -130,25 +134,58 @@ export class ChainState {
         return this;
       },
     };
-    const evm = new NativeEVM({
+    const evmOptions = {
       common: this.common,
       stateManager,
       blockchain,
       bn254: new NobleBN254(),
       customPrecompiles: nativePrecompiles({ deprecated: this.options.deprecatedPrecompiles }),
       allowUnlimitedContractSize: this.options.allowUnlimitedContractSize,
-    });
-    return createVM({ common: this.common, stateManager, blockchain, evm });
+    };
+    const { coverage, executions } = this.options;
+    // Only a chain that is observed (Hardhat's --coverage, --gas-stats) pays for observing.
+    if (coverage === undefined && executions === undefined) return createVM({ common: this.common, stateManager, blockchain, evm: this.emittingEvents(new NativeEVM(evmOptions)) });
+    const vm = await createVM({ common: this.common, stateManager, blockchain, evm: this.emittingEvents(new ObservedEVM(evmOptions, { coverage, executions })) });
+    // A transaction's gas used is known once the VM has finished it.
+    if (executions !== undefined) vm.events.on("afterTx", (event) => executions.transactionRan(event));
+    return vm;
   }
 
-  /** Runs `work` while collecting console.log payloads, then prints them (as Hardhat's network does). */
+  /**
+   * The EVM, whose events a chain with `evmEvents` (solidity-coverage's step events, Hardhat 2)
+   * sends there: every VM the chain makes (the head's, past views', those after a reset) shares
+   * one emitter of ethereumjs' own class, the first EVM's, and the listeners of `evmEvents`
+   * listen on it (see evm-events.ts).
+   */
+  private emittingEvents<T extends NativeEVM>(evm: T): T {
+    // Set here, where every VM of the chain passes: failures replayed for stack traces.
+    evm.replayFailures = this.options.traceFailures;
+    const front = this.options.evmEvents;
+    if (front === undefined) return evm;
+    if (this.sharedEvents === undefined) {
+      this.sharedEvents = evm.events;
+      mirrorListeners(front, evm.events);
+    }
+    // `events` is readonly in ethereumjs' types, assigned once in its constructor and only read after.
+    else Object.assign(evm, { events: this.sharedEvents });
+    return evm;
+  }
+
+  /**
+   * Runs `work` while collecting console.log payloads, then prints them (as Hardhat's network
+   * does). The work is a mined transaction or an eth_call, never a gas estimate: the executions
+   * gas statistics measure, so a chain that records them (`executions`) records them here.
+   */
   async withConsole<T>(work: () => Promise<T>): Promise<T> {
     const payloads: Uint8Array[] = [];
     const evm = this.evm;
     evm.consoleSink = (payload) => payloads.push(payload.slice());
+    const executions = this.options.executions;
+    executions?.begin();
     try {
       return await work();
     } finally {
+      executions?.end();
       evm.consoleSink = undefined;
       for (const payload of payloads) {
         this.options.log(formatConsoleLog(payload) ?? `console.log payload with unknown selector: ${bytesToHex(payload)}`);

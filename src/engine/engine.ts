@@ -17,6 +17,7 @@ import type { BlockRecord, ChainView, LogRecord } from "./chain";
 import { ChainState } from "./chain-state";
 import { engineCommon } from "./common";
 import { ExecutionFailedError, InvalidInputError, TransactionRejectedError, UnavailableOperationError } from "./errors";
+import { failureTraceOf } from "./failure-trace";
 import type { ForkSource } from "./fork/fork-source";
 import { forkingEnabled, openFork, type OpenedFork } from "./fork/open-fork";
 import { Executor } from "./executor";
@@ -373,7 +374,7 @@ export class Engine implements AtomicChainHost {
     const { execResult } = executed.results[0]!;
     const error = execResult.exceptionError;
     if (this.settings.throwOnTransactionFailures && error !== undefined) {
-      throw new ExecutionFailedError(error.error, execResult.returnValue, pooled.hash);
+      throw new ExecutionFailedError(error.error, execResult.returnValue, pooled.hash, failureTraceOf(execResult));
     }
     return pooled.hash;
   }

@@ -3,6 +3,7 @@
  * refused. The engine knows nothing of JSON-RPC; its API module (`api/errors.ts`) maps each kind
  * to the code, message and data a node answers with.
  */
+import type { FailureTrace } from "./failure-trace";
 import { failureMessage } from "./revert";
 
 export abstract class EngineError extends Error {}
@@ -33,8 +34,9 @@ export class TransactionRejectedError extends EngineError {
 /**
  * A call, estimate or transaction whose execution failed in the EVM: `evmError` is the EVM's
  * code ("revert", "out of gas", ...), `returnData` what the failing frame returned (the revert
- * data), `transactionHash` the mined transaction's when there is one. The message is the
- * person-readable failure ("execution reverted: reason").
+ * data), `transactionHash` the mined transaction's when there is one, `trace` the path of the
+ * failed frames when the EVM ran code. The message is the person-readable failure
+ * ("execution reverted: reason").
  */
 export class ExecutionFailedError extends EngineError {
   override readonly name = "ExecutionFailedError";
@@ -43,6 +45,7 @@ export class ExecutionFailedError extends EngineError {
     readonly evmError: string,
     readonly returnData: Uint8Array,
     readonly transactionHash?: string,
+    readonly trace?: FailureTrace,
   ) {
     super(failureMessage(evmError, returnData));
   }

@@ -13,8 +13,9 @@ import type { BlockRecord } from "./chain";
 import type { ChainState } from "./chain-state";
 import { cancunHeaderFields } from "./common";
 import { ExecutionFailedError, TransactionRejectedError } from "./errors";
+import { failureTraceOf } from "./failure-trace";
 import type { ResolvedEngineOptions } from "./options";
-import { isPrecompileAddress } from "./precompiles";
+import { isPrecompileAddress, type NativeEVM } from "./precompiles";
 import { cleanVmMessage } from "./revert";
 import type { StateReads } from "./state-reads";
 import type { BlockSelector, CallOutcome, TransactionRequest } from "./types";
@@ -46,7 +47,11 @@ export class Executor {
     return this.state.withConsole(() => this.execute(request, record, gas));
   }
 
-  private async execute(request: TransactionRequest, record: BlockRecord, gas: bigint): Promise<CallOutcome> {
+  /**
+   * `traced: false`: a failure is not replayed for its stack trace (an estimate's trial runs at
+   * lower gas, whose failures nobody sees).
+   */
+  private async execute(request: TransactionRequest, record: BlockRecord, gas: bigint, { traced = true }: { traced?: boolean } = {}): Promise<CallOutcome> {
     const isHead = record === this.state.head;
     const state = this.state.stateAt(record);
     const vm = await this.state.vmAt(record);
@@ -70,6 +75,9 @@ export class Executor {
     } as TypedTxData;
     const tx = createTx(data, { common: this.state.common, freeze: false });
     tx.getSenderAddress = () => from;
+    const evm = vm.evm as NativeEVM;
+    const replayFailures = evm.replayFailures;
+    if (!traced) evm.replayFailures = false;
     await state.checkpoint();
     try {
       const result = await runTx(vm, { tx, block, skipNonce: true, skipBalance: gasPrice === 0n, skipHardForkValidation: true, skipBlockGasLimitValidation: true });
@@ -77,6 +85,7 @@ export class Executor {
     } catch (error) {
       throw new TransactionRejectedError(cleanVmMessage((error as Error).message));
     } finally {
+      evm.replayFailures = replayFailures;
       await state.revert();
     }
   }
@@ -134,7 +143,7 @@ export class Executor {
           return 21_000n;
         }
         await this.execute({ ...request, gas: 21_000n }, record, 21_000n).then((o) => {
-          if (o.error !== undefined) throw new ExecutionFailedError(o.error, o.returnValue);
+          if (o.error !== undefined) throw new ExecutionFailedError(o.error, o.returnValue, undefined, o.trace);
         });
         return 21_000n;
       }
@@ -158,14 +167,14 @@ export class Executor {
       if (first.error === "out of gas" && cap < blockGasLimit && request.gas === undefined) {
         throw new TransactionRejectedError(`gas required exceeds allowance (${cap}): the sender cannot pay for more gas at this fee`);
       }
-      throw new ExecutionFailedError(first.error, first.returnValue);
+      throw new ExecutionFailedError(first.error, first.returnValue, undefined, first.trace);
     }
     let lo = first.gasUsed - 1n;
     let hi = cap;
     // Most transactions succeed with what they used plus the 1/64 EIP-150 retention: try that first.
     const optimistic = ((first.gasUsed + 2300n) * 64n) / 63n;
     if (optimistic < hi) {
-      const attempt = await this.execute(request, record, optimistic);
+      const attempt = await this.execute(request, record, optimistic, { traced: false });
       if (attempt.error === undefined) hi = optimistic;
       else lo = optimistic;
     }
@@ -173,7 +182,7 @@ export class Executor {
       // Stop when within 1.5% of the answer: the remaining steps buy nothing a user notices.
       if ((hi - lo) * 1000n < hi * 15n) break;
       const mid = (lo + hi) / 2n;
-      const attempt = await this.execute(request, record, mid);
+      const attempt = await this.execute(request, record, mid, { traced: false });
       if (attempt.error === undefined) hi = mid;
       else lo = mid;
     }
@@ -188,6 +197,7 @@ function outcomeOf(result: EVMResult & { totalGasSpent?: bigint }): CallOutcome 
     gasUsed: (result as RunTxResult).totalGasSpent ?? result.execResult.executionGasUsed,
     error: error?.error,
     reverted: error?.error === "revert",
+    trace: error === undefined ? undefined : failureTraceOf(result.execResult),
   };
 }
 

@@ -2,8 +2,11 @@
  * The engine's options: what a caller may set, and the same with every default filled in and
  * checked, as the engine keeps them.
  */
+import type { EventEmitter } from "node:events";
 import { GENESIS_CONTRACT_ADDRESS } from "../encoding/precompile";
 import type { DurableStore } from "../storage";
+import type { CoverageProbe } from "./coverage-probe";
+import type { ExecutionRecorder } from "./execution-recorder";
 import { fundedAccounts, type AccountsOption, type GenesisAccount } from "./accounts";
 import { DEFAULT_BLOCK_GAS_LIMIT, DEFAULT_MIN_BASE_FEE, LOCAL_CHAIN_ID } from "./defaults";
 import type { ForkingOptions } from "./fork/open-fork";
@@ -50,6 +53,12 @@ export interface EngineOptions {
   throwOnTransactionFailures?: boolean;
   /** Reject eth_call failures with an error (default true, as every node does). */
   throwOnCallFailures?: boolean;
+  /**
+   * Replay a failed transaction or call (up to 1M gas, not an out-of-gas) to record the
+   * instructions of its failing frames, which Solidity stack traces need (default false: the
+   * Hardhat plugin's networks turn it on).
+   */
+  traceFailures?: boolean;
   /** Lines for people (console.log from Solidity, warnings). Default: discard. */
   log?: (line: string) => void;
   /**
@@ -64,6 +73,21 @@ export interface EngineOptions {
    * local. The chain ID is the remote's unless `chainId` is given.
    */
   forking?: ForkingOptions;
+  /**
+   * Collect the coverage hits of contracts compiled for coverage (Hardhat 3's --coverage) into
+   * this probe. Absent, a call to the coverage address runs as any call does.
+   */
+  coverage?: CoverageProbe;
+  /** Record each mined transaction and eth_call for gas statistics (Hardhat 3's --gas-stats). */
+  executions?: ExecutionRecorder;
+  /**
+   * Listeners added to this emitter hear the ethereumjs events (`step`, `beforeMessage`,
+   * `afterMessage`, `newContract`) of every EVM of the chain, for all it runs: transactions,
+   * calls and estimates (they listen on the EVMs' own emitter: see evm-events.ts). ethereumjs
+   * builds a step's event only while `step` has a listener, so a chain nobody listens to runs as
+   * fast as one without. solidity-coverage listens to `step` (Hardhat 2).
+   */
+  evmEvents?: EventEmitter;
 }
 
 export { DEFAULT_BLOCK_GAS_LIMIT, DEFAULT_MIN_BASE_FEE, LOCAL_CHAIN_ID } from "./defaults";
@@ -85,8 +109,12 @@ export interface ResolvedEngineOptions {
   allowUnlimitedContractSize: boolean;
   throwOnTransactionFailures: boolean;
   throwOnCallFailures: boolean;
+  traceFailures: boolean;
   log: (line: string) => void;
   forking: ForkingOptions | undefined;
+  coverage: CoverageProbe | undefined;
+  executions: ExecutionRecorder | undefined;
+  evmEvents: EventEmitter | undefined;
   /** Whether `chainId` / `deprecatedPrecompiles` were given (a fork takes the remote's otherwise). */
   explicit: { chainId: boolean; networkId: boolean; deprecatedPrecompiles: boolean };
 }
@@ -109,8 +137,12 @@ export function resolveEngineOptions(opts: EngineOptions): ResolvedEngineOptions
     allowUnlimitedContractSize: opts.allowUnlimitedContractSize ?? false,
     throwOnTransactionFailures: opts.throwOnTransactionFailures ?? false,
     throwOnCallFailures: opts.throwOnCallFailures ?? true,
+    traceFailures: opts.traceFailures ?? false,
     log: opts.log ?? (() => {}),
     forking: opts.forking,
+    coverage: opts.coverage,
+    executions: opts.executions,
+    evmEvents: opts.evmEvents,
     explicit: { chainId: opts.chainId !== undefined, networkId: opts.networkId !== undefined, deprecatedPrecompiles: opts.deprecatedPrecompiles !== undefined },
   };
   if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`chainId must be a positive integer, got ${chainId}`);

@@ -3,7 +3,8 @@
  * deprecated genesis contract) and the EVM subclass that lets them see the calling message.
  * Their addresses and input layouts are defined in `encoding/precompile`.
  */
-import { EVM, EVMError, Message, type ExecResult, type PrecompileInput, type EVMResult } from "@ethereumjs/evm";
+import { EventEmitter } from "node:events";
+import { EVM, EVMError, Message, type EVMRunCallOpts, type ExecResult, type InterpreterStep, type PrecompileInput, type EVMResult } from "@ethereumjs/evm";
 import { Account, Address, createAddressFromString, hexToBytes, bigIntToBytes, bytesToUnprefixedHex, setLengthLeft } from "@ethereumjs/util";
 import {
   decodeNativeAssetBalanceInputBytes,
@@ -16,6 +17,7 @@ import {
 } from "../encoding/precompile";
 import type { NativeStateManager } from "./state-manager";
 import { CONSOLE_LOG_ADDRESS_HEX } from "./console-log";
+import { ExecutedInstructions, type FailureTrace, FailedFrameRecorder, rememberFailureTrace } from "./failure-trace";
 
 /** Gas charged up front by nativeAssetBalance (reference node). */
 export const NATIVE_ASSET_BALANCE_GAS = 2474n;
@@ -23,6 +25,8 @@ export const NATIVE_ASSET_BALANCE_GAS = 2474n;
 export const NATIVE_ASSET_CALL_GAS = 9000n;
 /** Extra gas nativeAssetCall charges when `to` does not exist yet. */
 export const CALL_NEW_ACCOUNT_GAS = 25000n;
+/** A failed execution that used more gas than this is not replayed for its stack trace. */
+const MAX_REPLAYED_GAS = 1_000_000n;
 /** Maximum call depth of the EVM. */
 const MAX_CALL_DEPTH = 1024;
 
@@ -45,10 +49,78 @@ export class NativeEVM extends EVM {
   /** Receives console.log payloads from hardhat/console.sol while set (the engine decides when to print). */
   consoleSink: ((payload: Uint8Array) => void) | undefined;
 
+  /** Replay a failed transaction or call to record the instructions its failing frames ran. */
+  replayFailures = false;
+  /** Whether a failure is being replayed: what observes execution (coverage, gas) must not count it twice. */
+  protected replaying = false;
+  /** The frames of the running transaction or call that failed, for its failure trace. */
+  private readonly failedFrames = new FailedFrameRecorder();
+
+  override async runCall(opts: EVMRunCallOpts): Promise<EVMResult> {
+    const topLevel = (opts.message?.depth ?? opts.depth ?? 0) === 0;
+    if (!topLevel) return super.runCall(opts);
+    this.failedFrames.reset();
+    const result = await super.runCall(opts);
+    const error = result.execResult.exceptionError;
+    if (error !== undefined) {
+      let trace = this.failedFrames.trace();
+      // A replay runs every instruction again with a step event each: bounded by gas, and not
+      // for running out of gas, whose frame's own location is all there is to say.
+      if (trace !== undefined && this.replayFailures && error.error !== "out of gas" && result.execResult.executionGasUsed <= MAX_REPLAYED_GAS) {
+        trace = await this.replayForInstructions(opts, trace);
+      }
+      if (trace !== undefined) rememberFailureTrace(result.execResult, trace);
+    }
+    return result;
+  }
+
+  /**
+   * Runs the failed top-level message again, from the same state (the failure reverted all it
+   * did), recording each frame's instructions; then reverts whatever the replay did. console.log
+   * is not printed twice.
+   */
+  private async replayForInstructions(opts: EVMRunCallOpts, trace: FailureTrace): Promise<FailureTrace> {
+    const executed = new ExecutedInstructions();
+    const listener = (step: InterpreterStep) => executed.step(step.depth, step.pc);
+    const consoleSink = this.consoleSink;
+    // The replay's events go to its own listener only: others (solidity-coverage's step
+    // listener) must not hear the execution twice.
+    const events = this.events;
+    // A Node.js emitter answers listenerCount/listeners, all ethereumjs asks of its emitter.
+    const replayEvents = new EventEmitter();
+    replayEvents.on("step", listener);
+    Object.assign(this, { events: replayEvents });
+    this.consoleSink = undefined;
+    this.replaying = true;
+    await this.journal.checkpoint();
+    try {
+      await super.runCall(opts);
+      return executed.attachTo(trace);
+    } catch {
+      return trace;
+    } finally {
+      await this.journal.revert();
+      Object.assign(this, { events });
+      this.consoleSink = consoleSink;
+      this.replaying = false;
+    }
+  }
+
+  protected override async runInterpreter(message: Message, opts?: Parameters<EVM["runInterpreter"]>[1]): Promise<ExecResult> {
+    const result = await super.runInterpreter(message, opts);
+    if (result.exceptionError !== undefined) this.failedFrames.codeFrameEnded(message, result);
+    return result;
+  }
+
   protected override async _executeCall(message: Message & { to: Address }): Promise<EVMResult> {
     const code = message.codeAddress.bytes;
-    if (code[0] === 1 && isNativeAddressTail(code)) this.precompileMessage = message;
-    else if (this.consoleSink !== undefined && code[0] === 0 && isConsoleAddress(code)) this.consoleSink(message.data);
+    if (code[0] === 1 && isNativeAddressTail(code)) {
+      this.precompileMessage = message;
+      const result = await super._executeCall(message);
+      if (result.execResult.exceptionError !== undefined) this.failedFrames.precompileEnded(message, result);
+      return result;
+    }
+    if (this.consoleSink !== undefined && code[0] === 0 && isConsoleAddress(code)) this.consoleSink(message.data);
     return super._executeCall(message);
   }
 

@@ -6,6 +6,7 @@
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { Address } from "@ethereumjs/util";
+import type { FailureTrace } from "./failure-trace";
 
 /** A transaction request as eth_sendTransaction / eth_call receive it, already parsed. */
 export interface TransactionRequest {
@@ -37,6 +38,8 @@ export interface CallOutcome {
   gasUsed: bigint;
   error: string | undefined;
   reverted: boolean;
+  /** The path of failed frames, when the call failed in code. */
+  trace?: FailureTrace;
 }
 
 /** A transaction on its way into a block (or waiting in the pool), with its sender resolved. */

@@ -4,6 +4,7 @@
  */
 import { bytesToHex } from "@ethereumjs/util";
 import { invalidParams, RpcError, RpcErrorCode, serverError } from "../../rpc/errors";
+import type { FailureTrace } from "../failure-trace";
 import { RemoteCallError } from "../fork/remote";
 import { EngineError, ExecutionFailedError, ForkRemoteError, InvalidInputError, SimulatorFaultError, TransactionRejectedError, UnavailableOperationError } from "../errors";
 
@@ -26,11 +27,27 @@ export function engineErrorToRpc(error: unknown): RpcError | undefined {
  * which ethers decodes into reasons and custom errors; other failures are -32000, naming the
  * transaction when there is one.
  */
-function executionFailure({ evmError, returnData, transactionHash, message }: ExecutionFailedError): RpcError {
+function executionFailure({ evmError, returnData, transactionHash, message, trace }: ExecutionFailedError): RpcError {
   if (evmError === "revert" && returnData.length > 0) {
-    return new RpcError(RpcErrorCode.ExecutionReverted, message, bytesToHex(returnData));
+    return new ExecutionFailureRpcError(RpcErrorCode.ExecutionReverted, message, bytesToHex(returnData), { trace, transactionHash });
   }
   const suffix = transactionHash === undefined ? "" : ` (transaction ${transactionHash})`;
-  return serverError(message + suffix, evmError === "revert" ? "0x" : undefined);
+  return new ExecutionFailureRpcError(RpcErrorCode.ServerError, message + suffix, evmError === "revert" ? "0x" : undefined, { trace, transactionHash });
+}
+
+/**
+ * A failed execution's error, as geth answers it, carrying for in-process callers (the Hardhat
+ * plugin's Solidity stack traces) the path of the failed frames and the mined transaction's
+ * hash. Neither is part of the JSON-RPC answer a transport sends.
+ */
+export class ExecutionFailureRpcError extends RpcError {
+  readonly trace: FailureTrace | undefined;
+  readonly transactionHash: string | undefined;
+
+  constructor(code: number, message: string, data: string | undefined, details: { trace: FailureTrace | undefined; transactionHash: string | undefined }) {
+    super(code, message, data);
+    this.trace = details.trace;
+    this.transactionHash = details.transactionHash;
+  }
 }
 

@@ -119,7 +119,7 @@ export function ethApi(engine: Engine, options: RpcApiOptions, filters: Filters,
         [1, 3],
         atBlock("eth_call", 1, async ([t, b]) => {
           const outcome = await e.call(p.transactionRequest(t), p.blockSelector(b));
-          if (outcome.error !== undefined && o.throwOnCallFailures) throw new ExecutionFailedError(outcome.error, outcome.returnValue);
+          if (outcome.error !== undefined && o.throwOnCallFailures) throw new ExecutionFailedError(outcome.error, outcome.returnValue, undefined, outcome.trace);
           return hex(outcome.returnValue);
         }),
       )
