@@ -13,6 +13,11 @@ const config: HardhatUserConfig = {
       // The contract chain runs the Cancun instruction set.
       evmVersion: "cancun",
     },
+    overrides: {
+      // Stack traces are tested as users' tests meet them: without the optimizer (Hardhat's
+      // default), which merges code of different lines.
+      "contracts/test/StackTraces.sol": { version: solcjsVersion(), settings: { evmVersion: "cancun" } },
+    },
   },
   nativekit: {
     // Every test account starts with 1 000 000 units of the demo asset.

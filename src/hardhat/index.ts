@@ -19,7 +19,10 @@ import "./tasks";
 // published .d.ts, so a user's TypeScript knows them.
 import "./matchers";
 import { registerChaiMatchers } from "./matchers";
+import { runCoverageOnNativekit } from "./coverage";
 import { useFixedGasSigners } from "./fixed-gas-signers";
+import { reportGasInProcess } from "./gas-reporter";
+import { placeEngine } from "./provider-placement";
 
 extendConfig((config, userConfig) => {
   config.nativekit = resolveNativekitConfig(userConfig.nativekit);
@@ -45,13 +48,19 @@ extendConfig((config, userConfig) => {
 extendProvider((provider, config, network) => {
   const networkConfig = config.networks[network] as Partial<HttpNetworkConfig> | undefined;
   if (network !== NATIVEKIT_NETWORK || networkConfig?.url !== IN_PROCESS_URL) return provider;
-  return new NativeHardhatProvider(config.nativekit);
+  const isPlaceholder = (candidate: unknown) => (candidate as { url?: unknown }).url === IN_PROCESS_URL;
+  return placeEngine(provider, isPlaceholder, new NativeHardhatProvider(config.nativekit, config.paths.artifacts));
 });
 
-// As on Hardhat's own network, a transaction without a gas limit gets a fixed one instead of an
-// eth_estimateGas round first (option `gas`; "auto" estimates).
 extendEnvironment((hre) => {
-  if (hre.network.name === NATIVEKIT_NETWORK && typeof hre.network.config.gas === "number") useFixedGasSigners(hre, hre.network.config.gas);
+  if (hre.network.name !== NATIVEKIT_NETWORK) return;
+  // As on Hardhat's own network, a transaction without a gas limit gets a fixed one instead of
+  // an eth_estimateGas round first (option `gas`; "auto" estimates).
+  useFixedGasSigners(hre, () => hre.network.config.gas);
+  if ((hre.network.config as Partial<HttpNetworkConfig>).url !== IN_PROCESS_URL) return;
+  // The toolbox's coverage and gas reports, on the in-process network as on Hardhat's.
+  runCoverageOnNativekit(hre);
+  reportGasInProcess(hre);
 });
 
 registerChaiMatchers();

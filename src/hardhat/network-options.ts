@@ -27,5 +27,6 @@ export function engineOptions(config: NativekitConfig, accountAddresses: string[
 export function networkEngineOptions(config: NativekitConfig, log: (line: string) => void): EngineOptions {
   const accounts = fundedAccounts(config.engine.accounts);
   const options = engineOptions(config, accounts.map((a) => unlockedAccount(a.privateKey).addressHex), log);
-  return { ...options, accounts };
+  // Failures are replayed for the instructions Solidity stack traces need (nothing else is).
+  return { ...options, accounts, traceFailures: true };
 }

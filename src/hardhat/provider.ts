@@ -1,6 +1,9 @@
 import { EventEmitter } from "node:events";
 import type { NativeProvider, RequestArguments } from "../engine";
 import type { NativekitConfig } from "./config";
+import { hardhatNodeEvents, type HardhatNodeEvents } from "./hardhat-node-events";
+import type { ProjectSolidityTraces } from "./solidity/project-traces";
+import { callerStack, isExecutingMethod } from "./solidity/solidity-error";
 
 /**
  * The engine as a Hardhat network provider: an EIP-1193 provider that is also an EventEmitter,
@@ -10,8 +13,19 @@ import type { NativekitConfig } from "./config";
  */
 export class NativeHardhatProvider extends EventEmitter {
   private native: Promise<NativeProvider> | undefined;
+  private traces: Promise<ProjectSolidityTraces> | undefined;
+  /**
+   * The engine's EVM events where solidity-coverage listens on Hardhat's own network (see
+   * hardhat-node-events.ts). An own, enumerable field: solidity-coverage reaches it on a copy
+   * (`Object.assign({}, provider)`).
+   */
+  readonly _node: HardhatNodeEvents = hardhatNodeEvents();
 
-  constructor(private readonly config: NativekitConfig) {
+  /** `artifactsDir`: where the project's build infos are, for Solidity stack traces. */
+  constructor(
+    private readonly config: NativekitConfig,
+    private readonly artifactsDir?: string,
+  ) {
     super();
   }
 
@@ -22,7 +36,17 @@ export class NativeHardhatProvider extends EventEmitter {
   }
 
   async request(args: RequestArguments): Promise<unknown> {
-    return (await this.nativeProvider()).request(args);
+    const native = await this.nativeProvider();
+    const artifactsDir = this.artifactsDir;
+    if (artifactsDir === undefined || !isExecutingMethod(args.method)) return native.request(args);
+    const stack = callerStack();
+    try {
+      return await native.request(args);
+    } catch (error) {
+      // Loaded on the first failure: the build infos' readers are not needed before.
+      this.traces ??= import("./solidity/project-traces").then(({ ProjectSolidityTraces }) => new ProjectSolidityTraces(artifactsDir));
+      throw (await this.traces).errorFor(error, stack);
+    }
   }
 
   private async create(): Promise<NativeProvider> {
@@ -31,7 +55,7 @@ export class NativeHardhatProvider extends EventEmitter {
     const { createNativeProvider } = await import("../engine/provider");
     const { networkEngineOptions } = await import("./network-options");
     const log = this.config.loggingEnabled ? (line: string) => console.log(line) : () => {};
-    const native = await createNativeProvider(networkEngineOptions(this.config, log));
+    const native = await createNativeProvider({ ...networkEngineOptions(this.config, log), evmEvents: this._node._vm.evm.events });
     native.on("message", (message: unknown) => this.emit("message", message));
     return native;
   }

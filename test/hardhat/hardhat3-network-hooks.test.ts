@@ -1,4 +1,7 @@
 import { expect } from "chai";
+import hre from "hardhat";
+import { SolidityError } from "../../src/hardhat/solidity/solidity-error";
+import { refusalOf } from "../helpers/refusal";
 import { resolveNativekitConfig } from "../../src/hardhat/config";
 import { createNetworkHooks } from "../../src/hardhat/hardhat3/network-hooks";
 import { sourceEngineThread } from "../helpers/engine-thread";
@@ -84,6 +87,19 @@ describe("Hardhat 3 network hooks", () => {
     it("answers a failing eth_sendTransaction with an error response carrying the revert data", async () => {
       const response = await send(shared, "eth_sendTransaction", [{ from: sender, data: REVERTING_INIT_CODE }]);
       expect("error" in response && response.error).to.deep.equal({ code: 3, message: "execution reverted", data: "0xdeadbeef" });
+    });
+
+    it("throws a failed call of a contract the build infos have with its Solidity stack trace, the revert data kept", async () => {
+      const withArtifacts: HookContext = { config: { ...context.config, paths: { ...context.config.paths, artifacts: hre.config.paths.artifacts } } };
+      const sendTo = (method: string, params: JsonRpcRequest["params"]) => hooks.onRequest(withArtifacts, shared, { jsonrpc: "2.0", id: id++, method, params }, unexpectedNext);
+      const deployment = resultOf(await sendTo("eth_sendTransaction", [{ from: sender, data: (await hre.artifacts.readArtifact("Failing")).bytecode }])) as string;
+      const { contractAddress } = resultOf(await sendTo("eth_getTransactionReceipt", [deployment])) as { contractAddress: string };
+      const data = (await hre.ethers.getContractFactory("Failing")).interface.encodeFunctionData("failWithReason");
+      const error = await refusalOf(sendTo("eth_call", [{ from: sender, to: contractAddress, data }, "latest"]), SolidityError);
+      expect(error.message).to.equal("VM Exception while processing transaction: reverted with reason string 'You can't withdraw yet'");
+      expect(error.stack!.split("\n")[1]).to.equal("    at Failing.failWithReason (contracts/test/StackTraces.sol:18)");
+      expect(error.code).to.equal(3);
+      expect(error.data).to.match(/^0x08c379a0/);
     });
 
     it("sends an eth_sendTransaction without gas with the configured gas", async () => {

@@ -4,13 +4,16 @@
  * each request with its result or its JSON-RPC error, and forwards the engine's log lines. All of
  * it is structured-cloned (bigints and plain objects, no functions).
  */
+import type { FailureTrace } from "../../engine/failure-trace";
 import type { NativekitConfig } from "../config";
+import type { Observed, ObservationRequest } from "./chain-observers";
 
 /** Plugin -> thread. */
 export type ToEngineThread =
   /** Load the engine's modules and build a spare chain for this config now, before any connection asks. */
   | { kind: "prepare"; config: NativekitConfig }
-  | { kind: "open"; chain: number; config: NativekitConfig }
+  /** `observe`: what the chain observes for --coverage or --gas-stats (nothing when absent). */
+  | { kind: "open"; chain: number; config: NativekitConfig; observe?: ObservationRequest }
   | { kind: "request"; chain: number; request: number; method: string; params: unknown }
   | { kind: "close"; chain: number };
 
@@ -20,32 +23,39 @@ export interface CarriedError {
   code?: number;
   data?: unknown;
   stack?: string;
+  /** A failed execution's frames and mined transaction, for its Solidity stack trace. */
+  trace?: FailureTrace;
+  transactionHash?: string;
 }
 
-/** Thread -> plugin. */
+/** Thread -> plugin. An answer carries what its chain observed while it ran, if it observes and saw anything. */
 export type FromEngineThread =
   | { kind: "opened"; chain: number }
   | { kind: "open-failed"; chain: number; error: CarriedError }
-  | { kind: "result"; request: number; result: unknown }
-  | { kind: "error"; request: number; error: CarriedError }
+  | { kind: "result"; request: number; result: unknown; observed?: Observed }
+  | { kind: "error"; request: number; error: CarriedError; observed?: Observed }
   | { kind: "log"; line: string };
 
 /** What an error carries across: code, message and data of a JSON-RPC error, message and stack of anything else. */
 export function carriedError(error: unknown): CarriedError {
   if (!(error instanceof Error) && (typeof error !== "object" || error === null)) return { message: String(error) };
-  const { code, message, data, stack } = error as { code?: unknown; message?: unknown; data?: unknown; stack?: unknown };
+  const { code, message, data, stack, trace, transactionHash } = error as { code?: unknown; message?: unknown; data?: unknown; stack?: unknown; trace?: unknown; transactionHash?: unknown };
   const carried: CarriedError = { message: typeof message === "string" ? message : String(error) };
   if (typeof code === "number") carried.code = code;
   if (data !== undefined) carried.data = data;
   if (typeof stack === "string") carried.stack = stack;
+  if (typeof trace === "object" && trace !== null) carried.trace = trace as FailureTrace;
+  if (typeof transactionHash === "string") carried.transactionHash = transactionHash;
   return carried;
 }
 
 /** The error a carried one stands for on this side: an Error with the same message, code, data and the thread's stack. */
-export function restoredError(carried: CarriedError): Error & { code?: number; data?: unknown } {
-  const error: Error & { code?: number; data?: unknown } = new Error(carried.message);
+export function restoredError(carried: CarriedError): Error & { code?: number; data?: unknown; trace?: FailureTrace; transactionHash?: string } {
+  const error: Error & { code?: number; data?: unknown; trace?: FailureTrace; transactionHash?: string } = new Error(carried.message);
   if (carried.code !== undefined) error.code = carried.code;
   if (carried.data !== undefined) error.data = carried.data;
+  if (carried.trace !== undefined) error.trace = carried.trace;
+  if (carried.transactionHash !== undefined) error.transactionHash = carried.transactionHash;
   if (carried.stack !== undefined) error.stack = `${error.stack ?? ""}\n    at the engine thread:\n${carried.stack}`;
   return error;
 }

@@ -16,6 +16,7 @@ import { parentPort } from "node:worker_threads";
 
 import type { NativeProvider } from "../../engine/provider";
 import type { NativekitConfig } from "../config";
+import { type Observed, observedChainOptions, observesAnything, type ObservationRequest } from "./chain-observers";
 import { carriedError, configKey, type FromEngineThread, type ToEngineThread } from "./engine-thread-protocol";
 
 // Node's on-disk cache of compiled code (Node 22.1+), as the plugin's entry enables it for Hardhat's thread.
@@ -37,11 +38,19 @@ function send(message: FromEngineThread): void {
   }
 }
 
-async function buildChain(config: NativekitConfig): Promise<NativeProvider> {
+/** How to drain what each observing chain observed, by chain. */
+const observers = new Map<number, () => Observed | undefined>();
+
+/** A chain with this config; with `observing`, one that observes for that connection's chain. */
+async function buildChain(config: NativekitConfig, observing?: { chain: number; request: ObservationRequest }): Promise<NativeProvider> {
   const { createNativeProvider } = await import("../../engine/provider");
   const { networkEngineOptions } = await import("../network-options");
   const log = config.loggingEnabled ? (line: string) => send({ kind: "log", line }) : () => {};
-  return createNativeProvider(networkEngineOptions(config, log));
+  const options = networkEngineOptions(config, log);
+  if (observing === undefined) return createNativeProvider(options);
+  const observed = await observedChainOptions(options, observing.request);
+  observers.set(observing.chain, observed.take);
+  return createNativeProvider(observed.options);
 }
 
 interface Spare {
@@ -69,14 +78,16 @@ function takeChain(config: NativekitConfig): Promise<NativeProvider> {
   return chain;
 }
 
-async function open(chain: number, config: NativekitConfig): Promise<void> {
-  const provider = takeChain(config);
+async function open(chain: number, config: NativekitConfig, observe: ObservationRequest | undefined): Promise<void> {
+  // A chain that observes is built for its connection: the spare observes nothing.
+  const provider = observesAnything(observe) ? buildChain(config, { chain, request: observe }) : takeChain(config);
   chains.set(chain, provider);
   try {
     await provider;
     send({ kind: "opened", chain });
   } catch (error) {
     chains.delete(chain);
+    observers.delete(chain);
     send({ kind: "open-failed", chain, error: carriedError(error) });
   }
 }
@@ -87,12 +98,15 @@ async function answer(chain: number, request: number, method: string, params: un
     send({ kind: "error", request, error: { message: `the in-process chain ${chain} is closed` } });
     return;
   }
+  let reply: FromEngineThread;
   try {
     const result = await (await provider).request({ method, params: params as unknown[] | undefined });
-    send({ kind: "result", request, result: result ?? null });
+    reply = { kind: "result", request, result: result ?? null };
   } catch (error) {
-    send({ kind: "error", request, error: carriedError(error) });
+    reply = { kind: "error", request, error: carriedError(error) };
   }
+  const observed = observers.get(chain)?.();
+  send(observed === undefined ? reply : { ...reply, observed });
 }
 
 port.on("message", (message: ToEngineThread) => {
@@ -101,13 +115,14 @@ port.on("message", (message: ToEngineThread) => {
       if (spare?.key !== configKey(message.config)) buildSpare(message.config);
       return;
     case "open":
-      void open(message.chain, message.config);
+      void open(message.chain, message.config, message.observe);
       return;
     case "request":
       void answer(message.chain, message.request, message.method, message.params);
       return;
     case "close":
       chains.delete(message.chain);
+      observers.delete(message.chain);
       return;
   }
 });

@@ -13,6 +13,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 
 import type { NativekitConfig } from "../config";
+import type { Observed, ObservationRequest } from "./chain-observers";
 import { type FromEngineThread, restoredError, type ToEngineThread } from "./engine-thread-protocol";
 
 /** A chain in the engine thread, as one network connection uses it. */
@@ -20,11 +21,15 @@ export interface ThreadChain {
   request(method: string, params: unknown): Promise<unknown>;
   /** Drops the chain in the thread; its later requests fail. */
   close(): void;
+  /** What the chain observed (--coverage, --gas-stats) in the requests answered since the last take. */
+  takeObserved(): Observed | undefined;
 }
 
 interface Waiter {
   resolve(value: unknown): void;
   reject(error: Error): void;
+  /** Receives what the chain observed while answering, before the answer settles. */
+  observed?: (observed: Observed) => void;
 }
 
 /** The worker, from the compiled entry next to this file (the package's dist/). */
@@ -61,19 +66,28 @@ export class EngineThread {
     this.post(this.running(), { kind: "prepare", config });
   }
 
-  /** A fresh chain with this config's options, in the thread. */
-  async open(config: NativekitConfig): Promise<ThreadChain> {
+  /** A fresh chain with this config's options, in the thread; `observe`: what it observes for --coverage and --gas-stats. */
+  async open(config: NativekitConfig, observe?: ObservationRequest): Promise<ThreadChain> {
     const worker = this.running();
     const chain = this.nextChain++;
-    await this.wait(`open:${chain}`, () => this.post(worker, { kind: "open", chain, config }));
+    await this.wait(`open:${chain}`, () => this.post(worker, observe === undefined ? { kind: "open", chain, config } : { kind: "open", chain, config, observe }));
+    let pending: Observed | undefined;
+    const observed = (more: Observed) => {
+      pending = pending === undefined ? more : { coverageHits: [...pending.coverageHits, ...more.coverageHits], executions: [...pending.executions, ...more.executions] };
+    };
     return {
       request: (method, params) => {
         if (this.worker !== worker) return Promise.reject(new Error(`the in-process chain is gone: the engine thread it lived in stopped; open a new connection`));
         const request = this.nextRequest++;
-        return this.wait(`request:${request}`, () => this.post(worker, { kind: "request", chain, request, method, params }));
+        return this.wait(`request:${request}`, () => this.post(worker, { kind: "request", chain, request, method, params }), observed);
       },
       close: () => {
         if (this.worker === worker) this.post(worker, { kind: "close", chain });
+      },
+      takeObserved: () => {
+        const taken = pending;
+        pending = undefined;
+        return taken;
       },
     };
   }
@@ -102,18 +116,19 @@ export class EngineThread {
     worker.postMessage(message);
   }
 
-  private wait(key: string, send: () => void): Promise<unknown> {
+  private wait(key: string, send: () => void, observed?: (observed: Observed) => void): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.waiting.set(key, { resolve, reject });
+      this.waiting.set(key, { resolve, reject, observed });
       if (this.waiting.size === 1) this.worker?.ref();
       send();
     });
   }
 
-  private settle(key: string, outcome: { value: unknown } | { error: Error }): void {
+  private settle(key: string, outcome: { value: unknown } | { error: Error }, observed?: Observed): void {
     const waiter = this.waiting.get(key);
     if (waiter === undefined) return;
     this.waiting.delete(key);
+    if (observed !== undefined) waiter.observed?.(observed);
     if (this.waiting.size === 0) this.worker?.unref();
     if ("error" in outcome) waiter.reject(outcome.error);
     else waiter.resolve(outcome.value);
@@ -126,9 +141,9 @@ export class EngineThread {
       case "open-failed":
         return this.settle(`open:${message.chain}`, { error: restoredError(message.error) });
       case "result":
-        return this.settle(`request:${message.request}`, { value: message.result });
+        return this.settle(`request:${message.request}`, { value: message.result }, message.observed);
       case "error":
-        return this.settle(`request:${message.request}`, { error: restoredError(message.error) });
+        return this.settle(`request:${message.request}`, { error: restoredError(message.error) }, message.observed);
       case "log":
         return this.log(message.line);
     }

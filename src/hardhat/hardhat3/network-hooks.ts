@@ -11,7 +11,11 @@
  * gets the configured one (`nativekit.gas`, the block gas limit by default) instead of an
  * eth_estimateGas first, as Hardhat's network does.
  */
+import { type Observed, observedChainOptions, observesAnything, type ObservationRequest } from "./chain-observers";
 import { type EngineThread, sharedEngineThread } from "./engine-thread";
+import { reportObserved, wantedObservations } from "./observation-hooks";
+import type { ProjectSolidityTraces } from "../solidity/project-traces";
+import { callerStack, isExecutingMethod } from "../solidity/solidity-error";
 import type { Hardhat3Modules, Hardhat3NativekitConfig, HookContext, JsonRpcRequest, JsonRpcResponse, NetworkConnection, NetworkHooks } from "./types";
 
 /** The answer of a request the engine refused: its JSON-RPC code, message and data, unchanged. */
@@ -51,18 +55,37 @@ function markSimulated(connection: NetworkConnection): void {
 interface ConnectionChain {
   request(method: string, params: unknown[] | undefined): Promise<unknown>;
   close(): void;
+  /** What the chain observed for --coverage or --gas-stats since the last take (undefined: nothing). */
+  takeObserved(): Observed | undefined;
 }
 
-async function chainOnThisThread(config: Hardhat3NativekitConfig): Promise<ConnectionChain> {
+async function chainOnThisThread(config: Hardhat3NativekitConfig, observe: ObservationRequest): Promise<ConnectionChain> {
   const { createNativeProvider } = await import("../../engine/provider");
   const { networkEngineOptions } = await import("../network-options");
   const log = config.loggingEnabled ? (line: string) => console.log(line) : () => {};
-  const provider = await createNativeProvider(networkEngineOptions(config, log));
-  return { request: (method, params) => provider.request({ method, params }), close: () => {} };
+  const options = networkEngineOptions(config, log);
+  if (!observesAnything(observe)) {
+    const provider = await createNativeProvider(options);
+    return { request: (method, params) => provider.request({ method, params }), close: () => {}, takeObserved: () => undefined };
+  }
+  const observed = await observedChainOptions(options, observe);
+  const provider = await createNativeProvider(observed.options);
+  return { request: (method, params) => provider.request({ method, params }), close: () => {}, takeObserved: observed.take };
 }
 
 export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">, thread: () => EngineThread = sharedEngineThread): Partial<NetworkHooks> {
   const chains = new WeakMap<NetworkConnection, Promise<ConnectionChain>>();
+  const traces = new Map<string, Promise<ProjectSolidityTraces>>();
+
+  /** The project's stack traces, loaded on the first failure (the build infos' readers are not needed before). */
+  function tracesOf(artifactsDir: string): Promise<ProjectSolidityTraces> {
+    let loaded = traces.get(artifactsDir);
+    if (loaded === undefined) {
+      loaded = import("../solidity/project-traces").then(({ ProjectSolidityTraces }) => new ProjectSolidityTraces(artifactsDir));
+      traces.set(artifactsDir, loaded);
+    }
+    return loaded;
+  }
   let matchersRegistered: Promise<void> | undefined;
 
   async function registerMatchers(): Promise<void> {
@@ -72,14 +95,17 @@ export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">,
     chai.use(nativeAssetMatchers as never);
   }
 
-  function openChain(config: Hardhat3NativekitConfig): Promise<ConnectionChain> {
-    return config.workerThread ? thread().open(config) : chainOnThisThread(config);
+  async function openChain(context: HookContext): Promise<ConnectionChain> {
+    const config = context.config.nativekit;
+    const observe = await wantedObservations(context);
+    if (config.workerThread) return thread().open(config, observesAnything(observe) ? observe : undefined);
+    return chainOnThisThread(config, observe);
   }
 
   function chainOf(context: HookContext, connection: NetworkConnection): Promise<ConnectionChain> {
     let chain = chains.get(connection);
     if (chain === undefined) {
-      chain = openChain(context.config.nativekit);
+      chain = openChain(context);
       chains.set(connection, chain);
     }
     return chain;
@@ -102,13 +128,28 @@ export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">,
 
     async onRequest(context, connection, request, next) {
       if (!isInProcess(context, connection)) return next(context, connection, request);
+      const stack = isExecutingMethod(request.method) ? callerStack() : undefined;
       const chain = await chainOf(context, connection);
+      let response: JsonRpcResponse | undefined;
+      let failure: unknown;
       try {
         const result = await chain.request(request.method, withDefaultGas(request, context.config.nativekit.gas));
-        return { jsonrpc: "2.0", id: request.id, result: result ?? null };
+        response = { jsonrpc: "2.0", id: request.id, result: result ?? null };
       } catch (error) {
-        return errorResponse(request, error);
+        failure = error;
       }
+      // What the request ran reaches --coverage and --gas-stats before its answer does, failed
+      // requests included (a reverted transaction covered lines too).
+      const observed = chain.takeObserved();
+      if (observed !== undefined) await reportObserved(context, observed);
+      if (response !== undefined) return response;
+      // A failed execution is thrown with its Solidity stack trace, as Hardhat's network throws it.
+      const artifactsDir = context.config.paths.artifacts;
+      if (stack !== undefined && artifactsDir !== undefined) {
+        const traced = (await tracesOf(artifactsDir)).errorFor(failure, stack);
+        if (traced !== failure) throw traced;
+      }
+      return errorResponse(request, failure);
     },
 
     async closeConnection(context, connection, next) {

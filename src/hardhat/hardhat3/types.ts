@@ -26,7 +26,7 @@ export interface Hardhat3CompilerConfig {
 }
 
 export interface Hardhat3ResolvedConfig {
-  paths: { root: string; cache: string };
+  paths: { root: string; cache: string; artifacts?: string };
   solidity?: {
     profiles: Record<string, { compilers: Hardhat3CompilerConfig[]; overrides: Record<string, Hardhat3CompilerConfig> }>;
     npmFilesToBuild?: string[];
@@ -47,6 +47,24 @@ export interface ConfigValidationError {
 
 export interface HookContext {
   config: Hardhat3ResolvedConfig;
+  /** Hardhat's hook manager (always there in Hardhat; a unit test's context may leave it out). */
+  hooks?: Hardhat3HookManager;
+}
+
+/** A gas measurement, as Hardhat 3's gas analytics (`--gas-stats`) takes it from its network hook. */
+export type GasMeasurement =
+  | { type: "function"; contractFqn: string; functionSig: string; gas: number; proxyChain: string[] }
+  | { type: "deployment"; contractFqn: string; gas: number; runtimeSize: number };
+
+/**
+ * What the plugin asks of Hardhat's hook manager: whether `--coverage` and `--gas-stats` listen
+ * (they register the network hooks `onCoverageData` and `onGasMeasurement`), and running those
+ * hooks' handlers with what a chain observed, as Hardhat's own network does.
+ */
+export interface Hardhat3HookManager {
+  hasHandlers(category: "network", hook: "onCoverageData" | "onGasMeasurement"): Promise<boolean>;
+  runParallelHandlers(category: "network", hook: "onCoverageData", params: [tags: string[]]): Promise<unknown[]>;
+  runParallelHandlers(category: "network", hook: "onGasMeasurement", params: [measurement: GasMeasurement]): Promise<unknown[]>;
 }
 
 export interface JsonRpcRequest {
