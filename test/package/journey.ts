@@ -15,9 +15,14 @@
  * 4. `npx hardhat test` passes there, and Solidity compiled with the solc-js build nativekit
  *    brings along: the run has a proxy of ours in front of every compiler download, and no
  *    request reaches it, and Hardhat's compiler cache stays empty;
- * 5. `npx nativekit node --port <free port>` answers eth_chainId on /ext/bc/C/rpc, stops on
- *    SIGTERM sent to the node process's pid, and leaves no process of its group behind;
- * 6. the temporary directory is removed (NATIVEKIT_JOURNEY_KEEP=1 keeps it, to look around).
+ * 5. the daily tools next to Hardhat's own network, in the Hardhat 2 project and the Hardhat 3
+ *    mocha-ethers one: console.log, Solidity stack traces, coverage (solidity-coverage;
+ *    `--coverage`) and gas reports (hardhat-gas-reporter; `--gas-stats`), each run on both
+ *    networks and compared, with what only the nativekit network has (the precompiles) checked;
+ * 6. `npx nativekit node --port <free port>` answers eth_chainId on /ext/bc/C/rpc, stops on
+ *    SIGTERM sent to the node process's pid, and leaves no process of its group behind; the
+ *    Hardhat 3 projects (mocha-ethers, node:test with viem) under a Node.js 22 from npm;
+ * 7. the temporary directory is removed (NATIVEKIT_JOURNEY_KEEP=1 keeps it, to look around).
  *
  * The temporary directory is under /dev/shm when there is one with room (see scratchDirectory),
  * or NATIVEKIT_JOURNEY_TMPDIR. NATIVEKIT_JOURNEY_NPM_CACHE=<dir> makes the project's install use that npm cache (an empty
@@ -47,6 +52,9 @@ import { scratchDirectory } from "./scratch";
 import { USER_COMPILER_OPTIONS, userProjectFiles, USER_TEST_COUNT } from "./user-project";
 import { HARDHAT3_TEST_COUNTS, hardhat3ProjectFiles } from "./user-project-hardhat3";
 import { CONSOLE_LOG_EXPECTED_LINES, CONSOLE_LOG_TEST, consoleLogLines, withLoggingOn } from "./console-log-project";
+import { checkCoverageAndGasStats } from "./hardhat3-coverage-gas";
+import { addHardhat2CoverageGasFiles, checkCoverage, checkGasReport } from "./hardhat2-coverage-gas";
+import { expectedNativekitStacks, javaScriptStackStarts, SAME_STACK_TRACE_LABELS, STACK_TRACE_TEST, stackTraceLines } from "./stack-trace-project";
 
 const REPO = path.resolve(__dirname, "..", "..");
 const PREFIX = "    | ";
@@ -389,6 +397,30 @@ async function hardhatTestOffline(project: string, args: string[], baseEnv: Node
 }
 
 /** `npx nativekit node` in `project` answers eth_chainId, stops on SIGTERM to its pid, leaves nothing behind. */
+/**
+ * Runs the stack-trace test on the nativekit network and on Hardhat's, prints both, and checks
+ * that they name the same frames (where Hardhat's are right), what the nativekit network alone
+ * shows (the precompile), and that the JavaScript stack starts in the user's test.
+ */
+async function compareStackTraces(runTest: (network: "nativekit" | "hardhat") => Promise<string>): Promise<void> {
+  const nativekitOutput = await runTest("nativekit");
+  const hardhatOutput = await runTest("hardhat");
+  const [nativekit, hardhat] = [stackTraceLines(nativekitOutput), stackTraceLines(hardhatOutput)];
+  for (const [label, lines] of nativekit) console.log(`  nativekit ${label}: ${JSON.stringify(lines)}`);
+  for (const [label, lines] of hardhat) console.log(`  hardhat   ${label}: ${JSON.stringify(lines)}`);
+  for (const label of SAME_STACK_TRACE_LABELS) {
+    const ours = nativekit.get(label);
+    check(ours !== undefined && ours.length >= 2, `the nativekit network printed no Solidity frame for ${label}`);
+    check(JSON.stringify(ours) === JSON.stringify(hardhat.get(label)), `${label}: the nativekit network printed ${JSON.stringify(ours)}, Hardhat's ${JSON.stringify(hardhat.get(label))}`);
+  }
+  check(nativekit.get("custom-error")?.[0] === hardhat.get("custom-error")?.[0], "the custom error's message differs from Hardhat's");
+  for (const [label, expected] of expectedNativekitStacks()) {
+    check(expected(nativekit.get(label) ?? []), `${label}: the nativekit network printed ${JSON.stringify(nativekit.get(label))}`);
+  }
+  const start = javaScriptStackStarts(nativekitOutput).get("reason") ?? "";
+  check(/test[\\/]StackTraces\.ts:\d+/.test(start), `the JavaScript stack below the Solidity frames starts at ${JSON.stringify(start)}, not in the user's test`);
+}
+
 async function nodeAnswersAndStops(project: string, env: NodeJS.ProcessEnv): Promise<void> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/ext/bc/C/rpc`;
@@ -589,6 +621,17 @@ async function main(): Promise<number> {
               },
             },
             {
+              name: "Solidity stack traces on the nativekit network name the contracts, functions and lines Hardhat's network names (Hardhat 3)",
+              run: () => compareStackTraces((network) => hardhatTestOffline(dir, ["test", "mocha", STACK_TRACE_TEST, ...(network === "nativekit" ? ["--network", "nativekit"] : [])], hardhat3Env(), path.join(dir, ".home"))),
+            },
+            {
+              name: "--coverage and --gas-stats report on the nativekit network what they report on Hardhat's (Hardhat 3, also with workerThread: true), and --gas-stats lists the precompile-calling functions",
+              async run() {
+                const shown = await checkCoverageAndGasStats(dir, (args) => hardhatTestOffline(dir, args, hardhat3Env(), path.join(dir, ".home")));
+                for (const line of shown) console.log(`  ${line}`);
+              },
+            },
+            {
               name: "npx nativekit node in the Hardhat 3 project answers eth_chainId, stops on SIGTERM, leaves no process",
               run: () => nodeAnswersAndStops(dir, hardhat3Env()),
             },
@@ -690,6 +733,26 @@ async function main(): Promise<number> {
         check(JSON.stringify(nativekit) === JSON.stringify(CONSOLE_LOG_EXPECTED_LINES), `the nativekit network printed ${JSON.stringify(nativekit)}`);
         check(JSON.stringify(hardhat) === JSON.stringify(nativekit), `Hardhat's network printed ${JSON.stringify(hardhat)}, the nativekit network ${JSON.stringify(nativekit)}`);
       },
+    },
+    {
+      name: "npx hardhat coverage runs on the nativekit network, precompile callers counted, Lock as on Hardhat's network (Hardhat 2)",
+      async run() {
+        // Lock and its test (Hardhat's sample), AssetTally and its test, a config for Hardhat's network.
+        addHardhat2CoverageGasFiles(project);
+        const runHardhat = (args: string[], extra: Record<string, string> = {}) => hardhatTestOffline(project, args, userEnv(extra), home);
+        console.log(await checkCoverage(runHardhat, project));
+      },
+    },
+    {
+      name: "REPORT_GAS=true npx hardhat test lists every method on the nativekit network, precompile callers included, as Hardhat's network does (Hardhat 2)",
+      async run() {
+        const runHardhat = (args: string[], extra: Record<string, string> = {}) => hardhatTestOffline(project, args, userEnv(extra), home);
+        console.log(await checkGasReport(runHardhat));
+      },
+    },
+    {
+      name: "Solidity stack traces on the nativekit network name the contracts, functions and lines Hardhat's network names (Hardhat 2)",
+      run: () => compareStackTraces((network) => hardhatTestOffline(project, ["test", STACK_TRACE_TEST, "--network", network], userEnv(), home)),
     },
     {
       name: "npx nativekit node answers eth_chainId, stops on SIGTERM, leaves no process",

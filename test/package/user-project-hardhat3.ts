@@ -5,6 +5,7 @@
  */
 import { ASSET_FORWARDER_SOL, type ProjectFiles } from "./user-project";
 import { hardhat3ConsoleLogFiles } from "./console-log-project";
+import { hardhat3StackTraceFiles } from "./stack-trace-project";
 import type { Hardhat3Template } from "./hardhat3-project";
 
 function hardhatConfig(toolbox: string, toolboxName: string, solcVersion: string): string {
@@ -207,6 +208,7 @@ export function hardhat3ProjectFiles(template: Hardhat3Template, solcVersion: st
       "contracts/AssetForwarder.sol": ASSET_FORWARDER_SOL,
       "test/AssetForwarder.ts": MOCHA_ETHERS_TEST,
       ...hardhat3ConsoleLogFiles(),
+      ...hardhat3StackTraceFiles(),
     };
   }
   return {
@@ -217,4 +219,4 @@ export function hardhat3ProjectFiles(template: Hardhat3Template, solcVersion: st
 }
 
 /** Tests each project must report passing: ours plus the template's two Counter tests. */
-export const HARDHAT3_TEST_COUNTS: Record<Hardhat3Template, number> = { "mocha-ethers": 9 + 2 + 1, "node-test-runner-viem": 5 + 2 }; // mocha-ethers: + Shouter's (console.log)
+export const HARDHAT3_TEST_COUNTS: Record<Hardhat3Template, number> = { "mocha-ethers": 9 + 2 + 1 + 1, "node-test-runner-viem": 5 + 2 }; // mocha-ethers: + Shouter's (console.log) and the stack traces'.

@@ -7,6 +7,7 @@
  */
 
 import { hardhat2ConsoleLogFiles } from "./console-log-project";
+import { hardhat2StackTraceFiles } from "./stack-trace-project";
 
 /** What the user's project is made of: relative path → content. */
 export type ProjectFiles = Record<string, string>;
@@ -125,8 +126,9 @@ describe("AssetForwarder on the nativekit network", function () {
 });
 `,
     ...hardhat2ConsoleLogFiles(),
+    ...hardhat2StackTraceFiles(),
   };
 }
 
 /** How many tests the user's project has: `npx hardhat test` must report exactly these passing. */
-export const USER_TEST_COUNT = 3 + 1; // AssetForwarder's and Shouter's (console.log)
+export const USER_TEST_COUNT = 3 + 1 + 1; // AssetForwarder's, Shouter's (console.log) and the stack traces'.
