@@ -87,6 +87,14 @@ export function isExecutingMethod(method: unknown): boolean {
 /** The stack of a request as it is sent: where the user's frames are read from if it fails. */
 export function callerStack(): string | undefined {
   const holder: { stack?: string } = {};
-  Error.captureStackTrace(holder, callerStack);
+  // Between the user's test and here lie a dozen frames of ethers, Hardhat's hooks and the
+  // provider: more than the 10 that V8 keeps by default.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = Math.max(limit, 40);
+  try {
+    Error.captureStackTrace(holder, callerStack);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
   return holder.stack;
 }
