@@ -7,7 +7,7 @@
 import type { FailureTrace } from "../../engine/failure-trace";
 import { buildInfoVersion } from "./build-infos";
 import { type ContractIdentifier, readContractIdentifier } from "./contract-identifier";
-import { SolidityError } from "./solidity-error";
+import { type CallerStack, SolidityError } from "./solidity-error";
 import { solidityStackTrace } from "./stack-trace";
 
 interface TracedFailure {
@@ -30,7 +30,7 @@ export class ProjectSolidityTraces {
   constructor(private readonly artifactsDir: string) {}
 
   /** The error to throw for `error`: a SolidityError when it carries a failure trace, else itself. */
-  errorFor(error: unknown, stack: string | undefined): unknown {
+  errorFor(error: unknown, stack: CallerStack | undefined): unknown {
     if (!isTracedFailure(error) || error.trace.frames.length === 0) return error;
     const trace = error.trace;
     return new SolidityError(() => solidityStackTrace(trace, this.contracts()), error, stack);

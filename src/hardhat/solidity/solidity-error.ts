@@ -26,7 +26,7 @@ export class SolidityError extends Error {
   constructor(
     private readonly describe: () => SolidityStackTrace | undefined,
     private readonly original: { code: number; message: string; data?: unknown; transactionHash?: string },
-    private readonly callerStack: string | undefined,
+    private readonly callerStack: CallerStack | undefined,
   ) {
     super();
     this.code = original.code;
@@ -58,7 +58,7 @@ export class SolidityError extends Error {
         // A build info that cannot be read must not hide the failure itself.
       }
       trace ??= { message: this.original.message, frames: [] };
-      const lines = [`${this.name}: ${trace.message}`, ...trace.frames.map(frameLine), ...userFrames(this.callerStack)];
+      const lines = [`${this.name}: ${trace.message}`, ...trace.frames.map(frameLine), ...userFrames(this.callerStack?.stack)];
       this.made = { trace, stack: lines.join("\n") };
     }
     return this.made;
@@ -84,8 +84,12 @@ export function isExecutingMethod(method: unknown): boolean {
   return method === "eth_sendTransaction" || method === "eth_sendRawTransaction" || method === "eth_call" || method === "eth_estimateGas";
 }
 
-/** The stack of a request as it is sent: where the user's frames are read from if it fails. */
-export function callerStack(): string | undefined {
+/**
+ * The stack of a request as it is sent: where the user's frames are read from if it fails. V8
+ * formats a captured stack only when it is read (with source maps, as Hardhat 3 runs, that costs
+ * about a millisecond), so the holder is kept and read only if the failure's stack is.
+ */
+export function callerStack(): CallerStack {
   const holder: { stack?: string } = {};
   // Between the user's test and here lie a dozen frames of ethers, Hardhat's hooks and the
   // provider: more than the 10 that V8 keeps by default.
@@ -96,5 +100,10 @@ export function callerStack(): string | undefined {
   } finally {
     Error.stackTraceLimit = limit;
   }
-  return holder.stack;
+  return holder;
+}
+
+/** A captured stack, formatted when `stack` is first read. */
+export interface CallerStack {
+  readonly stack?: string;
 }
