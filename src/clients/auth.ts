@@ -21,7 +21,7 @@ export interface AuthClientOptions {
 
 export interface AuthClient {
   readonly path: string;
-  /** A token opening `endpoints` (paths, or suffixes of paths; `"*"` opens all) for 12 hours. */
+  /** A token opening `endpoints` (the paths themselves, e.g. `"/ext/info"`; `"*"` opens all) for 12 hours. */
   newToken(password: string, endpoints: readonly string[], options?: RequestOptions): Promise<string>;
   /** Revokes a token; revoking an invalid or already revoked token does nothing. */
   revokeToken(password: string, token: string, options?: RequestOptions): Promise<void>;

@@ -76,11 +76,14 @@ describe("auth rules (tokens.ts and password.ts)", function () {
     });
   });
 
-  describe("endpoint matching (an endpoint opens every path it is a suffix of)", () => {
-    it("opens the path equal to it and paths ending with it", async () => {
+  describe("endpoint matching (an endpoint opens the path it names, trailing slashes aside)", () => {
+    it("opens the path equal to it, and not paths it is only a suffix of", async () => {
       const token = await authority.newToken(PASSWORD, ["/ext/info", "C/rpc"]);
       await authority.authorize("/ext/info", `Bearer ${token}`);
-      await authority.authorize("/ext/bc/C/rpc", `Bearer ${token}`);
+      await authority.authorize("/ext/info/", `Bearer ${token}`);
+      expect(await refusal(authority.authorize("/ext/bc/C/rpc", `Bearer ${token}`))).to.equal(
+        "the provided auth token does not allow access to this endpoint",
+      );
     });
 
     it("refuses a path that only starts with it", async () => {
@@ -107,7 +110,7 @@ describe("auth rules (tokens.ts and password.ts)", function () {
       expect(restored.state.revoked).to.deep.equal(["t1", "t2"]);
     });
 
-    it("revoking a valid token adds it to the list and tells onChange", async () => {
+    it("revoking a valid token adds its jti to the list and tells onChange", async () => {
       const a = ApiAuthority.restore({ password: authority.state.password, revoked: [] }, () => now);
       const seen: AuthorityState[] = [];
       a.onChange = async (state) => {
@@ -115,8 +118,9 @@ describe("auth rules (tokens.ts and password.ts)", function () {
       };
       const token = await a.newToken(PASSWORD, ["*"]);
       await a.revokeToken(PASSWORD, token);
-      expect(a.state.revoked).to.deep.equal([token]);
-      expect(seen.map((s) => s.revoked)).to.deep.equal([[token]]);
+      const { jti } = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString("utf8")) as { jti: string };
+      expect(a.state.revoked).to.deep.equal([jti]);
+      expect(seen.map((s) => s.revoked)).to.deep.equal([[jti]]);
       expect(await refusal(a.authorize("/ext/info", `Bearer ${token}`))).to.equal("the provided auth token was revoked");
     });
 
@@ -168,8 +172,13 @@ describe("auth rules (tokens.ts and password.ts)", function () {
       await authority.authorize("/ext/info", `Bearer ${token}`);
     });
 
-    it("three segments that are not a JWS are refused: token is malformed: <the JWT library's words>", async () => {
-      expect(await refusal(authority.authorize("/ext/info", "Bearer a.b.c"))).to.equal("token is malformed: JWS Protected Header is invalid");
+    it("three segments that are not base64url of any bytes are refused as not canonical", async () => {
+      expect(await refusal(authority.authorize("/ext/info", "Bearer a.b.c"))).to.equal("token is malformed: its header is not canonical base64url");
+    });
+
+    it("three canonical segments that are not a JWS are refused: token is malformed: <the JWT library's words>", async () => {
+      // "YQ" is the base64url of "a": canonical, but not a JSON header.
+      expect(await refusal(authority.authorize("/ext/info", "Bearer YQ.YQ.YQ"))).to.equal("token is malformed: JWS Protected Header is invalid");
     });
 
     it("an Error raised while checking a token refuses it as malformed, with its message", async () => {

@@ -24,4 +24,10 @@ export const AUTH_MESSAGES = {
   segments: "token contains an invalid number of segments",
   expired: "token is expired",
   weakStartupPassword: "API auth password is not strong enough",
+  noExpiry: 'token has no expiry: its "exp" claim is missing',
+  noIdentity: 'token has no identity: its "jti" claim is missing',
+  notCanonical: (part: "header" | "payload" | "signature") => `token is malformed: its ${part} is not canonical base64url`,
+  emptyEndpointRequested: (position: number, count: number) =>
+    `endpoint ${position} of ${count} is empty (""): name a path such as "/ext/info", or "*" for every path`,
+  emptyEndpointInToken: (position: number, count: number) => `the token names an empty endpoint (endpoint ${position} of ${count})`,
 } as const;

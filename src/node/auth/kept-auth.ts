@@ -1,6 +1,6 @@
 /**
  * The auth API's state in the node's data directory: the password hash (the tokens' HMAC key)
- * and the revoked tokens, so tokens made before a restart stay valid (and revoked ones stay
+ * and the revoked tokens (their `jti`), so tokens made before a restart stay valid (and revoked ones stay
  * revoked), and a password changed with `auth.changePassword` stays changed.
  *
  * The password file still rules: the directory also keeps the hash of the password the node

@@ -11,11 +11,22 @@
  *
  * A request is granted when its path's last segment is `auth` (the auth API never needs a
  * token), or when it carries `Authorization: Bearer <token>` with a valid, unrevoked token
- * one of whose endpoints is `"*"` or a suffix of the request path.
+ * one of whose endpoints is `"*"` or the request path itself (both without trailing slashes).
+ *
+ * What "valid" adds to the signature check, because each was a way in (issue 26):
+ * - every segment must be the canonical unpadded base64url of its bytes: the JWT library
+ *   decodes leniently (a trailing `=`, unused low bits of the last character), so one token has
+ *   many spellings, and a check by spelling would let a revoked token back in;
+ * - revocation is by the token's identity, its `jti`, never by its text, for the same reason;
+ *   a token without a `jti` is refused, since it could not be revoked;
+ * - a token without `exp` is refused: it would never expire;
+ * - a token naming an empty endpoint is refused: a suffix check let `""` open every path, and
+ *   no token this node issues holds one.
  */
 import { randomBytes } from "node:crypto";
 import { SignJWT, errors as joseErrors, jwtVerify } from "jose";
 
+import { normalizePath } from "../http-paths";
 import { AUTH_MESSAGES, AuthError } from "./errors";
 import { PasswordHash, checkNewPassword, isStrongEnough } from "./password";
 
@@ -38,7 +49,47 @@ export function isAuthExempt(path: string): boolean {
 /** The state an authority may hand to a keeper after each change: its password hash and revocations. */
 export interface AuthorityState {
   readonly password: PasswordHash;
+  /** The `jti` of every revoked token. */
   readonly revoked: readonly string[];
+}
+
+/** What a verified token says: its identity and the endpoints it opens. */
+interface VerifiedToken {
+  readonly jti: string;
+  readonly endpoints: readonly string[];
+}
+
+/**
+ * The `jti` of a revocation as kept: earlier versions kept whole tokens, and those must stay
+ * revoked after an upgrade, so a kept entry that is a JWT is replaced by its `jti` (its signature
+ * was checked when it was revoked). Anything else is already a `jti`.
+ */
+function revokedId(entry: string): string {
+  const segments = entry.split(".");
+  if (segments.length !== 3) return entry;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(segments[1]!, "base64url").toString("utf8"));
+    if (typeof claims === "object" && claims !== null && "jti" in claims && typeof claims.jti === "string" && claims.jti !== "") return claims.jti;
+  } catch {
+    // Not a JWT after all: keep the entry as it is, it matches nothing it should not.
+  }
+  return entry;
+}
+
+/** Whether `segment` is exactly how base64url writes its bytes (unpadded, no unused bits set). */
+function isCanonicalBase64url(segment: string): boolean {
+  return /^[A-Za-z0-9_-]+$/.test(segment) && Buffer.from(segment, "base64url").toString("base64url") === segment;
+}
+
+/** The position (from 1, so people can find it) of the first empty endpoint, or undefined. */
+function emptyEndpoint(endpoints: readonly string[]): number | undefined {
+  const index = endpoints.indexOf("");
+  return index === -1 ? undefined : index + 1;
+}
+
+/** Whether `endpoint` opens `path`: it is `*`, or names the same path (trailing slashes aside). */
+function opens(endpoint: string, path: string): boolean {
+  return endpoint === ALL_ENDPOINTS || normalizePath(endpoint) === normalizePath(path);
 }
 
 export class ApiAuthority {
@@ -51,7 +102,7 @@ export class ApiAuthority {
     private readonly clock: Clock,
     revoked: readonly string[] = [],
   ) {
-    this.revoked = new Set(revoked);
+    this.revoked = new Set(revoked.map(revokedId));
   }
 
   /** An authority as kept before: its password hash and revoked tokens. */
@@ -76,6 +127,8 @@ export class ApiAuthority {
   async newToken(password: string, endpoints: readonly string[]): Promise<string> {
     if (endpoints.length === 0) throw new AuthError(AUTH_MESSAGES.noEndpoints);
     if (endpoints.length > MAX_TOKEN_ENDPOINTS) throw new AuthError(AUTH_MESSAGES.tooManyEndpoints);
+    const empty = emptyEndpoint(endpoints);
+    if (empty !== undefined) throw new AuthError(AUTH_MESSAGES.emptyEndpointRequested(empty, endpoints.length));
     await this.checkPassword(password);
     const claims = {
       exp: Math.floor(this.clock().getTime() / 1000) + TOKEN_LIFETIME_SECONDS,
@@ -89,17 +142,19 @@ export class ApiAuthority {
    * Revokes a token made under the current password. A token that is not one (malformed,
    * expired, signed under another password) is left alone and the call still succeeds: the
    * seed's rule "revoking an invalid token does nothing" (the reference node answers with the
-   * token's error instead). Revoking twice is fine.
+   * token's error instead). Revoking twice is fine. What is revoked is the token's `jti`, so
+   * every spelling of it is refused from now on.
    */
   async revokeToken(password: string, token: string): Promise<void> {
     await this.checkPassword(password);
+    let verified: VerifiedToken;
     try {
-      await this.verify(token);
+      verified = await this.verify(token);
     } catch (error) {
       if (error instanceof AuthError) return;
       throw error;
     }
-    this.revoked.add(token);
+    this.revoked.add(verified.jti);
     await this.onChange?.(this.state);
   }
 
@@ -126,21 +181,28 @@ export class ApiAuthority {
     if (header === undefined || header === "") throw new AuthError(AUTH_MESSAGES.noToken);
     const parts = header.split(" ");
     if (parts.length !== 2 || parts[0] !== "Bearer") throw new AuthError(AUTH_MESSAGES.unparsableHeader);
-    const token = parts[1]!;
-    const endpoints = await this.verify(token);
-    if (this.revoked.has(token)) throw new AuthError(AUTH_MESSAGES.revoked);
-    if (!endpoints.some((endpoint) => endpoint === ALL_ENDPOINTS || path.endsWith(endpoint))) {
-      throw new AuthError(AUTH_MESSAGES.endpointNotAllowed);
-    }
+    const { jti, endpoints } = await this.verify(parts[1]!);
+    if (this.revoked.has(jti)) throw new AuthError(AUTH_MESSAGES.revoked);
+    const empty = emptyEndpoint(endpoints);
+    if (empty !== undefined) throw new AuthError(AUTH_MESSAGES.emptyEndpointInToken(empty, endpoints.length));
+    if (!endpoints.some((endpoint) => opens(endpoint, path))) throw new AuthError(AUTH_MESSAGES.endpointNotAllowed);
   }
 
   private async checkPassword(password: string): Promise<void> {
     if (!(await this.password.matches(password))) throw new AuthError(AUTH_MESSAGES.wrongPassword);
   }
 
-  /** The endpoints of a token signed under the current password and not expired. */
-  private async verify(token: string): Promise<string[]> {
-    if (token.split(".").length !== 3) throw new AuthError(AUTH_MESSAGES.segments);
+  /**
+   * The identity and endpoints of a token in canonical form, signed under the current password,
+   * with an expiry that has not passed.
+   */
+  private async verify(token: string): Promise<VerifiedToken> {
+    const segments = token.split(".");
+    if (segments.length !== 3) throw new AuthError(AUTH_MESSAGES.segments);
+    // Before the signature: the library would accept other spellings of the same bytes.
+    (["header", "payload", "signature"] as const).forEach((part, i) => {
+      if (!isCanonicalBase64url(segments[i]!)) throw new AuthError(AUTH_MESSAGES.notCanonical(part));
+    });
     let payload: Record<string, unknown>;
     try {
       ({ payload } = await jwtVerify(token, this.password.key, { algorithms: ["HS256"], currentDate: this.clock() }));
@@ -151,7 +213,11 @@ export class ApiAuthority {
     if (!Array.isArray(endpoints) || !endpoints.every((e): e is string => typeof e === "string")) {
       throw new AuthError("the token's endpoints claim is not a list of strings");
     }
-    return endpoints;
+    // The library checks `exp` only when present (and that it is a number then).
+    if (payload.exp === undefined) throw new AuthError(AUTH_MESSAGES.noExpiry);
+    const jti = payload.jti;
+    if (typeof jti !== "string" || jti === "") throw new AuthError(AUTH_MESSAGES.noIdentity);
+    return { jti, endpoints };
   }
 }
 
