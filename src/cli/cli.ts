@@ -226,13 +226,14 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
       host: parsed.host,
       port: parsed.port,
       routes: node.routes,
+      maxJsonDepth: parsed.options.apiMaxJsonDepth,
       getRoutes: node.getRoutes,
       authorize: node.authorize,
       log: writeLog === undefined ? undefined : (node.requestLog ?? writeLog),
       upgrade:
         node.wsRoutes === undefined
           ? undefined
-          : createWebSocketRpc({ routes: node.wsRoutes, log: writeLog === undefined ? undefined : (node.requestLog ?? writeLog) }),
+          : createWebSocketRpc({ routes: node.wsRoutes, maxJsonDepth: parsed.options.apiMaxJsonDepth, log: writeLog === undefined ? undefined : (node.requestLog ?? writeLog) }),
     });
   } catch (e) {
     await node.close?.().catch(() => undefined);

@@ -1,7 +1,7 @@
 import { getAddress } from "ethers";
 import { runCli, processSignals, type CliNode } from "./cli";
 import type { LocalNetworkOptions, NodeManagementOptions } from "../node/local-network";
-import type { CreateNodeOptions } from "./node-flags";
+import { type CreateNodeOptions, DEFAULT_API_MAX_BLOCKS_PER_REQUEST, DEFAULT_API_MAX_LOGS_PER_REQUEST } from "./node-flags";
 import { createLocalNode } from "../node/local-node";
 import { LOCAL_NETWORK } from "../network/constants";
 import { readGenesisFile } from "../node/genesis-file";
@@ -13,6 +13,9 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     createNode: async (options, log) =>
       startCliNode({
         ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
+        ...(options.rpcGasCap === undefined ? {} : { rpcGasCap: BigInt(options.rpcGasCap) }),
+        maxBlocksPerLogsRequest: options.apiMaxBlocksPerRequest ?? DEFAULT_API_MAX_BLOCKS_PER_REQUEST,
+        maxLogsPerRequest: options.apiMaxLogsPerRequest ?? DEFAULT_API_MAX_LOGS_PER_REQUEST,
         ...forkingOptions(options, log),
         ...(options.genesisFile === undefined ? {} : { platformGenesis: await readGenesis(options.genesisFile) }),
         management: managementOptions(options, log),

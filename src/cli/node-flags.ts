@@ -8,9 +8,24 @@ import { parseArgs } from "node:util";
 
 import { isCb58 } from "../encoding";
 import { DEFAULT_HOST, DEFAULT_PORT } from "../node/http-server";
+import { DEFAULT_MAX_JSON_DEPTH } from "../rpc/framing";
 import { DEFAULT_IPCS_PATH } from "../node/ipcs/chain-ipcs";
 import { DEFAULT_PUBLIC_IP, DEFAULT_STAKING_PORT } from "../node/management";
 import { LOG_LEVELS, parseLogLevel, type LogLevel } from "../node/logger";
+
+/**
+ * Default `--api-max-blocks-per-request`: the reference node's operators set this flag to bound
+ * logs queries (its default, 0, is no limit); 2048 blocks is what indexers commonly page by and
+ * takes this node well under a second to scan, while a query over the whole of a long chain,
+ * which made every other client wait for seconds, is refused.
+ */
+export const DEFAULT_API_MAX_BLOCKS_PER_REQUEST = 2048;
+/**
+ * Default `--api-max-logs-per-request`: 10000 logs is the result limit public providers answer
+ * with (-32005 "query returned more than 10000 results"), so clients already page by it; the
+ * answer stays a few megabytes.
+ */
+export const DEFAULT_API_MAX_LOGS_PER_REQUEST = 10_000;
 
 /** Default directory of the IPC sockets (`--ipcs-path`). */
 
@@ -21,6 +36,14 @@ import { LOG_LEVELS, parseLogLevel, type LogLevel } from "../node/logger";
 export interface CreateNodeOptions {
   /** Chain ID asked for with `--chain-id`; absent means the engine's default. */
   chainId?: number;
+  /** `--rpc-gas-cap`: the most gas an eth_call or eth_estimateGas runs with. */
+  rpcGasCap?: number;
+  /** `--api-max-blocks-per-request`: most blocks one eth_getLogs / eth_getFilterLogs may span. */
+  apiMaxBlocksPerRequest?: number;
+  /** `--api-max-logs-per-request`: most logs one eth_getLogs / eth_getFilterLogs may return. */
+  apiMaxLogsPerRequest?: number;
+  /** `--api-max-json-depth`: deepest nesting of arrays and objects accepted in a request, checked before parsing. */
+  apiMaxJsonDepth?: number;
   /** `--api-auth-required`: every API but /ext/auth needs a bearer token. */
   apiAuthRequired?: boolean;
   /** `--api-auth-password-file`: the file holding the auth password. */
@@ -94,6 +117,10 @@ const FLAGS: Readonly<Record<string, Flag>> = {
   "http-port": { kind: "port", key: "port", defaultText: String(DEFAULT_PORT), help: "same as --port (the reference node's name)" },
   host: { kind: "string", key: "host", defaultText: DEFAULT_HOST, help: "interface to listen on; 0.0.0.0 exposes the node and its public test keys" },
   "chain-id": { kind: "integer", key: "chainId", defaultText: "43112", help: "chain ID of the contract chain" },
+  "rpc-gas-cap": { kind: "integer", key: "rpcGasCap", defaultText: "50000000", help: "the most gas an eth_call or eth_estimateGas runs with; a request for more runs with this (the reference node's rpc-gas-cap)" },
+  "api-max-blocks-per-request": { kind: "integer", key: "apiMaxBlocksPerRequest", defaultText: String(DEFAULT_API_MAX_BLOCKS_PER_REQUEST), help: "most blocks one eth_getLogs or eth_getFilterLogs may span; a wider query is refused (-32005)" },
+  "api-max-logs-per-request": { kind: "integer", key: "apiMaxLogsPerRequest", defaultText: String(DEFAULT_API_MAX_LOGS_PER_REQUEST), help: "most logs one eth_getLogs or eth_getFilterLogs may return; a query matching more is refused (-32005)" },
+  "api-max-json-depth": { kind: "integer", key: "apiMaxJsonDepth", defaultText: String(DEFAULT_MAX_JSON_DEPTH), help: "deepest nesting of arrays and objects in a request, checked before parsing it; deeper is refused (-32600)" },
   silent: { kind: "boolean", key: "silent", defaultText: "false", help: "do not print the JSON-RPC methods called" },
   "api-auth-required": { kind: "boolean", key: "apiAuthRequired", defaultText: "false", help: "every API but /ext/auth needs Authorization: Bearer <token>" },
   "api-auth-password-file": { kind: "path", key: "apiAuthPasswordFile", defaultText: "(none)", help: "file holding the auth password (trimmed); required with --api-auth-required" },

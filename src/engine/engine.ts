@@ -23,6 +23,7 @@ import { forkingEnabled, openFork, type OpenedFork } from "./fork/open-fork";
 import { Executor } from "./executor";
 import { loadKeccak } from "./keccak";
 import { resolveEngineOptions, type EngineOptions, type ForkingOptions, type ResolvedEngineOptions } from "./options";
+import { checkLogCount, checkLogRange } from "./log-limits";
 import { ChainPersistence, durableTrieDatabase } from "./persistence/chain-persistence";
 import { TransactionPool } from "./pool";
 import { cleanVmMessage } from "./revert";
@@ -261,6 +262,19 @@ export class Engine implements AtomicChainHost {
 
   getLogs(filter: LogFilter): LogRecord[] {
     return this.reads.getLogs(filter);
+  }
+
+  /**
+   * The logs a client's query asks for (eth_getLogs, eth_getFilterLogs), within the options'
+   * limits: throws QueryLimitError for a range or a result above them, collecting no more than
+   * one log past the limit.
+   */
+  queryLogs(filter: LogFilter): LogRecord[] {
+    checkLogRange(filter.fromBlock, filter.toBlock, this.options);
+    const max = this.options.maxLogsPerRequest;
+    const logs = this.reads.getLogs(filter, max === undefined ? undefined : max + 1);
+    checkLogCount(logs.length, this.options);
+    return logs;
   }
 
   // ---------------------------------------------------------------- state

@@ -76,3 +76,18 @@ export class StoredChainError extends EngineError {
 export class ForkRemoteError extends EngineError {
   override readonly name = "ForkRemoteError";
 }
+
+/**
+ * A query that would return or scan more than the node is set to serve in one request (a logs
+ * query over too many blocks, or with too many results). `limit` is the bound that was passed.
+ */
+export class QueryLimitError extends EngineError {
+  override readonly name = "QueryLimitError";
+
+  constructor(
+    message: string,
+    readonly limit: number,
+  ) {
+    super(message);
+  }
+}

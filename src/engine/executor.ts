@@ -40,10 +40,19 @@ export class Executor {
     private readonly reads: StateReads,
   ) {}
 
+  /**
+   * A call's gas within `rpcGasCap`: a request for more runs with the cap (the reference node's
+   * rule), so no call can take the node for longer than the cap's worth of gas.
+   */
+  private capped(gas: bigint): bigint {
+    const cap = this.settings.rpcGasCap;
+    return cap > 0n && gas > cap ? cap : gas;
+  }
+
   /** Runs a call against the state of a block without keeping any change. */
   async call(request: TransactionRequest, selector: BlockSelector): Promise<CallOutcome> {
     const record = this.reads.resolveBlock(selector);
-    const gas = request.gas ?? this.settings.blockGasLimit;
+    const gas = this.capped(request.gas ?? this.settings.blockGasLimit);
     return this.state.withConsole(() => this.execute(request, record, gas));
   }
 
@@ -149,7 +158,7 @@ export class Executor {
       }
     }
     const blockGasLimit = this.settings.blockGasLimit;
-    let cap = request.gas ?? blockGasLimit;
+    let cap = this.capped(request.gas ?? blockGasLimit);
     // With a fee cap, the search cannot go above what the sender can pay for (geth's allowance).
     const feeCap = request.gasPrice ?? request.maxFeePerGas ?? 0n;
     if (feeCap > 0n) {

@@ -10,6 +10,10 @@ import type { ExecutionRecorder } from "./execution-recorder";
 import { fundedAccounts, type AccountsOption, type GenesisAccount } from "./accounts";
 import { DEFAULT_BLOCK_GAS_LIMIT, DEFAULT_MIN_BASE_FEE, LOCAL_CHAIN_ID } from "./defaults";
 import type { ForkingOptions } from "./fork/open-fork";
+import { checkLimitOption } from "./log-limits";
+
+/** The reference node's default `rpc-gas-cap`. */
+export const DEFAULT_RPC_GAS_CAP = 50_000_000n;
 
 export type { ForkingOptions, PrecompileMode } from "./fork/open-fork";
 
@@ -59,6 +63,19 @@ export interface EngineOptions {
    * Hardhat plugin's networks turn it on).
    */
   traceFailures?: boolean;
+  /**
+   * The most gas an eth_call or eth_estimateGas runs with, whatever the request asks (the
+   * reference node's `rpc-gas-cap`, 50 000 000 by default; 0: no cap). A call that asks for more
+   * runs with the cap, as the reference's does.
+   */
+  rpcGasCap?: bigint;
+  /**
+   * Most blocks one eth_getLogs or eth_getFilterLogs may span (the reference node's
+   * `api-max-blocks-per-request`). Default: no limit, as Hardhat's network; the node sets one.
+   */
+  maxBlocksPerLogsRequest?: number;
+  /** Most logs one eth_getLogs or eth_getFilterLogs may return. Default: no limit; the node sets one. */
+  maxLogsPerRequest?: number;
   /** Lines for people (console.log from Solidity, warnings). Default: discard. */
   log?: (line: string) => void;
   /**
@@ -110,6 +127,9 @@ export interface ResolvedEngineOptions {
   throwOnTransactionFailures: boolean;
   throwOnCallFailures: boolean;
   traceFailures: boolean;
+  rpcGasCap: bigint;
+  maxBlocksPerLogsRequest: number | undefined;
+  maxLogsPerRequest: number | undefined;
   log: (line: string) => void;
   forking: ForkingOptions | undefined;
   coverage: CoverageProbe | undefined;
@@ -138,6 +158,9 @@ export function resolveEngineOptions(opts: EngineOptions): ResolvedEngineOptions
     throwOnTransactionFailures: opts.throwOnTransactionFailures ?? false,
     throwOnCallFailures: opts.throwOnCallFailures ?? true,
     traceFailures: opts.traceFailures ?? false,
+    rpcGasCap: opts.rpcGasCap ?? DEFAULT_RPC_GAS_CAP,
+    maxBlocksPerLogsRequest: checkLimitOption(opts.maxBlocksPerLogsRequest, "maxBlocksPerLogsRequest"),
+    maxLogsPerRequest: checkLimitOption(opts.maxLogsPerRequest, "maxLogsPerRequest"),
     log: opts.log ?? (() => {}),
     forking: opts.forking,
     coverage: opts.coverage,

@@ -63,12 +63,20 @@ export class StateReads {
     return live.multiCoin.balanceIn(record.multiCoin, addressHex, assetIdHex64);
   }
 
-  /** The logs of the blocks `filter` spans that match its addresses and topics, in chain order. */
-  getLogs(filter: LogFilter): LogRecord[] {
+  /**
+   * The logs of the blocks `filter` spans that match its addresses and topics, in chain order;
+   * at most `stopAfter` of them (the caller then knows there were more and refuses the query
+   * without collecting the rest).
+   */
+  getLogs(filter: LogFilter, stopAfter: number = Number.POSITIVE_INFINITY): LogRecord[] {
     const out: LogRecord[] = [];
     for (const record of this.state.chain.range(filter.fromBlock, filter.toBlock)) {
       for (const mined of record.transactions) {
-        for (const log of mined.receipt.logs) if (logMatches(log, filter)) out.push(log);
+        for (const log of mined.receipt.logs) {
+          if (!logMatches(log, filter)) continue;
+          out.push(log);
+          if (out.length >= stopAfter) return out;
+        }
       }
     }
     return out;

@@ -46,6 +46,8 @@ export interface HttpNodeOptions {
   maxBodyBytes?: number;
   /** Largest JSON-RPC batch accepted. Default 1000 (the public API node uses 40). */
   maxBatchSize?: number;
+  /** Deepest nesting of arrays and objects accepted in a body, checked before parsing it. Default 64. */
+  maxJsonDepth?: number;
   /** Receives one line per JSON-RPC call and per rejected HTTP request. */
   log?: (line: string) => void;
   /**
@@ -123,7 +125,7 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
   const host = options.host ?? DEFAULT_HOST;
   const requestedPort = options.port ?? DEFAULT_PORT;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const limits: JsonRpcLimits = { maxBatchSize: options.maxBatchSize };
+  const limits: JsonRpcLimits = { maxBatchSize: options.maxBatchSize, maxJsonDepth: options.maxJsonDepth };
   const log = options.log;
 
   if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) {
@@ -135,6 +137,9 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
   }
   if (options.maxBatchSize !== undefined && (!Number.isInteger(options.maxBatchSize) || options.maxBatchSize <= 0)) {
     throw new RangeError(`maxBatchSize must be a positive integer, got ${String(options.maxBatchSize)}`);
+  }
+  if (options.maxJsonDepth !== undefined && (!Number.isInteger(options.maxJsonDepth) || options.maxJsonDepth <= 0)) {
+    throw new RangeError(`maxJsonDepth must be a positive integer, got ${String(options.maxJsonDepth)}`);
   }
 
   const routes = new Map<string, Dispatch>();

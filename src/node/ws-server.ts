@@ -50,6 +50,8 @@ export interface WebSocketRpcOptions {
   maxBufferedBytes?: number;
   /** Largest JSON-RPC batch accepted. Default as the HTTP server's. */
   maxBatchSize?: number;
+  /** Deepest nesting of arrays and objects accepted in a message, checked before parsing it. Default as the HTTP server's. */
+  maxJsonDepth?: number;
   /** Receives a line per connection refused or closed by a limit. */
   log?: (line: string) => void;
 }
@@ -59,7 +61,7 @@ export function createWebSocketRpc(options: WebSocketRpcOptions): UpgradeHandler
   const maxFrameBytes = positive(options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES, "maxFrameBytes");
   const maxConnections = positive(options.maxConnections ?? DEFAULT_MAX_CONNECTIONS, "maxConnections");
   const maxBufferedBytes = positive(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES, "maxBufferedBytes");
-  const limits: JsonRpcLimits = { maxBatchSize: options.maxBatchSize };
+  const limits: JsonRpcLimits = { maxBatchSize: options.maxBatchSize, maxJsonDepth: options.maxJsonDepth };
   const log = options.log;
   const routes = new Map(Object.entries(options.routes).map(([path, open]) => [path.replace(/\/+$/, "") || "/", open]));
   const server = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes, perMessageDeflate: false });

@@ -13,7 +13,8 @@ declare module "ws" {
     static readonly OPEN: 1;
     static readonly CLOSING: 2;
     static readonly CLOSED: 3;
-    constructor(address: string, options?: { maxPayload?: number; headers?: Record<string, string> });
+    /** `generateMask` fills the 4-byte mask of each frame a client sends (tests use zeros, which ws then skips applying). */
+    constructor(address: string, options?: { maxPayload?: number; headers?: Record<string, string>; generateMask?: (mask: Buffer) => void });
     readonly readyState: 0 | 1 | 2 | 3;
     /** Bytes queued to be sent and not yet handed to the operating system. */
     readonly bufferedAmount: number;

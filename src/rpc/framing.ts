@@ -9,6 +9,7 @@
  * Spec: https://www.jsonrpc.org/specification
  */
 import { RpcErrorCode } from "./errors";
+import { jsonNestingDepth } from "./json-depth";
 import type { Dispatch } from "./types";
 
 /** A request or response id: the spec allows a string, a number or null. */
@@ -30,10 +31,23 @@ export interface JsonRpcLimits {
    * the public API node of the reference network uses 40.
    */
   maxBatchSize?: number;
+  /**
+   * Deepest nesting of arrays and objects accepted in a message, checked before it is parsed.
+   * Default {@link DEFAULT_MAX_JSON_DEPTH}.
+   */
+  maxJsonDepth?: number;
 }
 
 /** Default batch size limit; generous for local development and benchmarks. */
 export const DEFAULT_MAX_BATCH_SIZE = 1000;
+
+/**
+ * Default nesting limit. A request is a batch (1) of request objects (2) whose params (3) hold
+ * values such as a transaction, a filter's topics or EIP-712 typed data (a few levels more, a
+ * dozen for deeply nested structs): 64 leaves room for every real request while a hostile body of
+ * millions of `[` is refused by a scan of its first 65 brackets instead of seconds of parsing.
+ */
+export const DEFAULT_MAX_JSON_DEPTH = 64;
 
 /** Builds a JSON-RPC error response. */
 export function errorResponse(id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcResponse {
@@ -72,6 +86,8 @@ export function toJsonRpcError(thrown: unknown): JsonRpcErrorObject {
  * Handles the text of one JSON-RPC 2.0 message (a request object or a batch array).
  *
  * - Invalid JSON: a -32700 error with id null.
+ * - A message nested deeper than `limits.maxJsonDepth`: a -32600 error with id null, found by a
+ *   scan before parsing (parsing it is what would cost the time and memory).
  * - A request object that is not valid (wrong or missing `jsonrpc`, non-string `method`,
  *   `params` neither array nor object, id neither string, number nor null): a -32600 error that
  *   names the problem, echoing the id when it is a valid one.
@@ -87,6 +103,18 @@ export async function handleJsonRpcBody(
   limits: JsonRpcLimits = {},
 ): Promise<string | undefined> {
   const maxBatchSize = limits.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
+  const maxJsonDepth = limits.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+
+  if (jsonNestingDepth(body, maxJsonDepth) > maxJsonDepth) {
+    return serialize(
+      errorResponse(
+        null,
+        RpcErrorCode.InvalidRequest,
+        `request nested too deeply: more than ${maxJsonDepth} levels of arrays and objects, the limit of this node`,
+        { limit: maxJsonDepth },
+      ),
+    );
+  }
 
   let message: unknown;
   try {

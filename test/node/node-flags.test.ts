@@ -46,6 +46,11 @@ describe("nativekit node flags", () => {
     });
   });
 
+  it("reads --rpc-gas-cap as a positive integer, and refuses 0", () => {
+    expect(optionsOf(["--rpc-gas-cap", "1000000"]).options).to.deep.equal({ rpcGasCap: 1_000_000 });
+    expect(errorOf(["--rpc-gas-cap", "0"])).to.match(/--rpc-gas-cap/);
+  });
+
   it("reads --log-level by the contract chain's level names (short forms too) and refuses another", () => {
     expect(optionsOf(["--log-level", "debug"]).options).to.deep.equal({ logLevel: "debug" });
     expect(optionsOf(["--log-level=EROR"]).options).to.deep.equal({ logLevel: "error" });
@@ -74,10 +79,11 @@ describe("nativekit node flags", () => {
   });
 
   it("lists every flag with its default in --help", () => {
-    for (const flag of ["--api-auth-required[=true|false]", "--api-auth-password-file <path>", "--db-dir", "--index-enabled", "--index-allow-incomplete", "--api-ipcs-enabled", "--ipcs-path", "--chainevm-admin-api-enabled", "--staking-tls-cert-file", "--staking-tls-key-file", "--public-ip", "--http-port", "--staking-port", "--network-id", "--bootstrap-ips", "--bootstrap-ids", "--staking-dir", "--fork-url", "--fork-block-number", "--fork-header", "--fork-cache-dir", "--fork-precompiles", "--fork-requests-per-second", "--genesis-file", "--vault[=true|false]", "--explorer[=true|false]", "--log-level", "--log-dir"]) {
+    for (const flag of ["--api-auth-required[=true|false]", "--api-auth-password-file <path>", "--db-dir", "--index-enabled", "--index-allow-incomplete", "--api-ipcs-enabled", "--ipcs-path", "--chainevm-admin-api-enabled", "--staking-tls-cert-file", "--staking-tls-key-file", "--public-ip", "--http-port", "--staking-port", "--network-id", "--bootstrap-ips", "--bootstrap-ids", "--staking-dir", "--fork-url", "--fork-block-number", "--fork-header", "--fork-cache-dir", "--fork-precompiles", "--fork-requests-per-second", "--genesis-file", "--vault[=true|false]", "--explorer[=true|false]", "--log-level", "--log-dir", "--rpc-gas-cap"]) {
       expect(NODE_USAGE, flag).to.include(flag);
     }
     expect(NODE_USAGE).to.include("(default /tmp)");
-    expect(NODE_USAGE.match(/\(default /g)).to.have.length(32);
+    // Every flag's line says its default.
+    expect(NODE_USAGE.match(/\(default /g)).to.have.length(NODE_USAGE.match(/^ {2}--(?!help)/gm)!.length);
   });
 });

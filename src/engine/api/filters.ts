@@ -10,6 +10,7 @@ import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams, serverError } from "../../rpc/errors";
 import type { BlockRecord, LogRecord } from "../chain";
 import type { Engine } from "../engine";
+import { checkLogCount, checkLogRange } from "../log-limits";
 import { logsOfBlock } from "../state-reads";
 import type { LogFilter } from "../types";
 import { formatLog, q } from "./format";
@@ -147,24 +148,34 @@ export function filtersApi(engine: Engine, options: RpcApiOptions, filters: Filt
     return { kind: "logs", match, fromBlock, toBlock, logs: [] };
   };
 
+  /** eth_getLogs: the matching logs of a range, within the engine's limits (range checked before any block is read). */
+  async function getLogs(criteria: unknown): Promise<unknown[]> {
+    const filter = logFilter(criteria);
+    checkLogRange(filter.fromBlock, filter.toBlock, engine.options);
+    // On a fork, the part of the range up to the fork block is the remote's.
+    const remote = engine.fork === undefined ? [] : await preFork.logs(criteria as Record<string, unknown>, filter.fromBlock, filter.toBlock);
+    checkLogCount(remote.length, engine.options);
+    const local = engine.queryLogs(filter);
+    checkLogCount(remote.length + local.length, engine.options);
+    return [...remote, ...local.map(formatLog)];
+  }
+
+  /** eth_getFilterLogs: every log an installed log filter matches, from its start to the head, within the engine's limits. */
+  function getFilterLogs(id: unknown): unknown[] {
+    const filter = filters.get(String(id));
+    if (filter.kind !== "logs") throw invalidParams(`filter ${String(id)} is not a log filter`);
+    const head = engine.chain.height;
+    const from = filter.fromBlock ?? head;
+    const to = filter.toBlock === undefined || filter.toBlock > head ? head : filter.toBlock;
+    return from > to ? [] : engine.queryLogs({ ...filter.match, fromBlock: from, toBlock: to }).map(formatLog);
+  }
+
   return new RpcApi(options)
-    .positional("eth_getLogs", 1, async ([f]) => {
-      const filter = logFilter(f);
-      // On a fork, the part of the range up to the fork block is the remote's.
-      const remote = engine.fork === undefined ? [] : await preFork.logs(f as Record<string, unknown>, filter.fromBlock, filter.toBlock);
-      return [...remote, ...engine.getLogs(filter).map(formatLog)];
-    })
+    .positional("eth_getLogs", 1, ([f]) => getLogs(f))
     .positional("eth_newFilter", 1, ([f]) => filters.add(newLogFilter(f)))
     .positional("eth_newBlockFilter", 0, () => filters.add({ kind: "blocks", hashes: [] }))
     .positional("eth_newPendingTransactionFilter", [0, 1], () => filters.add({ kind: "pending", hashes: [] }))
     .positional("eth_uninstallFilter", 1, ([id]) => filters.remove(String(id)))
     .positional("eth_getFilterChanges", 1, ([id]) => filters.changes(String(id)))
-    .positional("eth_getFilterLogs", 1, ([id]) => {
-      const filter = filters.get(String(id));
-      if (filter.kind !== "logs") throw invalidParams(`filter ${String(id)} is not a log filter`);
-      const head = engine.chain.height;
-      const from = filter.fromBlock ?? head;
-      const to = filter.toBlock === undefined || filter.toBlock > head ? head : filter.toBlock;
-      return from > to ? [] : engine.getLogs({ ...filter.match, fromBlock: from, toBlock: to }).map(formatLog);
-    });
+    .positional("eth_getFilterLogs", 1, ([id]) => getFilterLogs(id));
 }
