@@ -28,5 +28,6 @@ export function networkEngineOptions(config: NativekitConfig, log: (line: string
   const accounts = fundedAccounts(config.engine.accounts);
   const options = engineOptions(config, accounts.map((a) => unlockedAccount(a.privateKey).addressHex), log);
   // Failures are replayed for the instructions Solidity stack traces need (nothing else is).
-  return { ...options, accounts, traceFailures: true };
+  // Calls run with the gas they ask for, as on Hardhat's network (a node caps them: rpcGasCap).
+  return { ...options, accounts, traceFailures: true, rpcGasCap: 0n };
 }

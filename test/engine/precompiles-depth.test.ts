@@ -62,7 +62,7 @@ describe("nativeAssetCall and call depth", () => {
   let relay: string;
   before(async () => {
     // Enough gas for 1024 nested calls, each keeping 1/64 of what it has.
-    chain = await startChain({ blockGasLimit: 10n ** 13n });
+    chain = await startChain({ blockGasLimit: 10n ** 13n, rpcGasCap: 10n ** 13n });
     relay = await deployRelay(chain);
   });
 

@@ -7,6 +7,12 @@ describe("the nativekit Hardhat network", () => {
     expect(hre.network.name).to.equal("nativekit");
   });
 
+  it("runs an eth_call with the gas it asks for, above a node's rpc-gas-cap, as Hardhat's network does", async () => {
+    // Init code that returns the gas left: GAS, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN.
+    const gasLeft = BigInt(await hre.network.provider.send("eth_call", [{ data: "0x5a60005260206000f3", gas: "0x5f5e100" }, "latest"]));
+    expect(gasLeft).to.be.above(50_000_000n);
+  });
+
   it("reports the configured chain ID through hre.ethers", async () => {
     expect((await hre.ethers.provider.getNetwork()).chainId).to.equal(43112n);
   });
