@@ -42,6 +42,28 @@ export interface DataDirectory {
   close(): Promise<void>;
 }
 
+/**
+ * The directory's database: created when the folder is absent or empty, else opened exactly as
+ * it is. A database LevelDB cannot open as it is (a lost CURRENT or MANIFEST file) is refused
+ * with what to do, and nothing in it is changed: never repaired by starting over.
+ */
+async function openDatabase(folder: string, location: string): Promise<LevelBackend> {
+  const held = await fs.readdir(folder).catch(() => [] as string[]);
+  if (held.length === 0) return LevelBackend.open(folder);
+  try {
+    return await LevelBackend.open(folder, { createIfMissing: false });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    // Another process holding the database's lock is no damage: its own message says so.
+    if (/already held/.test(reason)) throw error;
+    throw new DataDirectoryError(
+      `${location} holds a database that cannot be opened as it is (${reason}): it is damaged or incomplete, and nothing in it was changed. ` +
+        `Restore the directory from a copy, or start with another --db-dir.`,
+      { cause: error },
+    );
+  }
+}
+
 /** Which network a data directory belongs to. */
 export interface DataIdentity {
   readonly networkId: number;
@@ -55,8 +77,10 @@ export interface DataIdentity {
 export async function openDataDirectory(dir: string, identity: DataIdentity): Promise<DataDirectory> {
   const { networkId, evmChainId } = identity;
   const location = path.resolve(dir);
-  await fs.mkdir(location, { recursive: true });
-  const backend = await LevelBackend.open(path.join(location, DATABASE_FOLDER));
+  // Only its owner may read it: it holds the auth password's hash and the staking keys.
+  await fs.mkdir(location, { recursive: true, mode: 0o700 });
+  await fs.chmod(location, 0o700);
+  const backend = await openDatabase(path.join(location, DATABASE_FOLDER), location);
   try {
     const store = durableStore(backend);
     const existing = await store.get(MANIFEST_KEY);

@@ -11,9 +11,14 @@ type Db = ClassicLevel<string, Uint8Array>;
 export class LevelBackend implements StoreBackend {
   private constructor(private readonly db: Db) {}
 
-  /** Opens (creating it when absent) the database in the directory `location`. */
-  static async open(location: string): Promise<LevelBackend> {
-    const db: Db = new ClassicLevel<string, Uint8Array>(location, { keyEncoding: "utf8", valueEncoding: "view" });
+  /**
+   * Opens the database in the directory `location`, creating it when absent unless
+   * `createIfMissing` is false: a directory that held a database must open as it is, because
+   * LevelDB, told to create one over files it cannot read (a lost CURRENT), starts an empty
+   * database and deletes the old files as obsolete.
+   */
+  static async open(location: string, { createIfMissing = true }: { createIfMissing?: boolean } = {}): Promise<LevelBackend> {
+    const db: Db = new ClassicLevel<string, Uint8Array>(location, { keyEncoding: "utf8", valueEncoding: "view", createIfMissing });
     try {
       await db.open();
     } catch (error) {
