@@ -7,6 +7,7 @@
  * from it.
  */
 import { hexToBytes, setLengthLeft } from "@ethereumjs/util";
+import { isHex } from "../../encoding";
 import { ForkRemoteError } from "../errors";
 import type { DiskCache } from "./cache";
 import { isRecord, RemoteCallError, type RemoteJsonRpc } from "./remote";
@@ -140,7 +141,8 @@ export class ForkSource {
   }
 
   dataOf(value: unknown, method: string): Uint8Array {
-    if (typeof value !== "string" || !/^0x([0-9a-fA-F]{2})*$/.test(value)) throw this.garbage(method, "hex data", value);
+    // isHex, not a regular expression of digit pairs, whose backtracking overflows on megabytes.
+    if (!isHex(value)) throw this.garbage(method, "hex data", value);
     return hexToBytes(value as `0x${string}`);
   }
 
