@@ -144,8 +144,9 @@ export class ChainState {
     };
     const { coverage, executions } = this.options;
     // Only a chain that is observed (Hardhat's --coverage, --gas-stats) pays for observing.
-    if (coverage === undefined && executions === undefined) return createVM({ common: this.common, stateManager, blockchain, evm: this.emittingEvents(new NativeEVM(evmOptions)) });
-    const vm = await createVM({ common: this.common, stateManager, blockchain, evm: this.emittingEvents(new ObservedEVM(evmOptions, { coverage, executions })) });
+    const evm = coverage === undefined && executions === undefined ? new NativeEVM(evmOptions) : new ObservedEVM(evmOptions, { coverage, executions });
+    evm.replayFailures = this.options.traceFailures;
+    const vm = await createVM({ common: this.common, stateManager, blockchain, evm: this.emittingEvents(evm) });
     // A transaction's gas used is known once the VM has finished it.
     if (executions !== undefined) vm.events.on("afterTx", (event) => executions.transactionRan(event));
     return vm;
@@ -158,8 +159,6 @@ export class ChainState {
    * listen on it (see evm-events.ts).
    */
   private emittingEvents<T extends NativeEVM>(evm: T): T {
-    // Set here, where every VM of the chain passes: failures replayed for stack traces.
-    evm.replayFailures = this.options.traceFailures;
     const front = this.options.evmEvents;
     if (front === undefined) return evm;
     if (this.sharedEvents === undefined) {

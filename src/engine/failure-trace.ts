@@ -10,6 +10,7 @@
  * bubbling of a revert).
  */
 import type { EVMResult, ExecResult, Message } from "@ethereumjs/evm";
+import { equalsBytes } from "@ethereumjs/util";
 
 /** How many of a frame's top stack words are kept: enough to find an internal call's return address. */
 const STACK_WORDS_KEPT = 64;
@@ -130,18 +131,12 @@ function continues(parent: FailedFrame, child: FailedFrame): boolean {
   // A precompile's failure is its inner call's: nativeAssetCall reverts with what the call returned.
   if (parent.kind === "precompile") return true;
   if (parent.error !== "revert") return false;
-  return equalBytes(parent.returnData, child.returnData);
+  return equalsBytes(parent.returnData, child.returnData);
 }
 
 function lastIndexWhere(frames: readonly FailedFrame[], end: number, test: (frame: FailedFrame) => boolean): number {
   for (let i = end - 1; i >= 0; i--) if (test(frames[i]!)) return i;
   return -1;
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** How many of a frame's last instructions a replay keeps. */

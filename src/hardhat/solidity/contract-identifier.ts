@@ -3,6 +3,7 @@
  * creation code (a deployment's, constructor arguments after it). Stack traces name contracts
  * and lines with it; gas reports name contracts and functions.
  */
+import { bytesToHex } from "../../encoding/hex";
 import { type CompiledBytecode, type CompiledContract, readCompiledContracts } from "./build-infos";
 import { compiledBytes, instructionIndexes, isJumpDestination, maskedRanges, matchesCompiled } from "./bytecode";
 import { decodeSourceMap, type SourceRange } from "./source-map";
@@ -100,9 +101,7 @@ class Candidate {
 }
 
 function selectorHex(selector: Uint8Array): string {
-  let hex = "";
-  for (let i = 0; i < 4; i++) hex += selector[i]!.toString(16).padStart(2, "0");
-  return hex;
+  return bytesToHex(selector.subarray(0, 4)).slice(2);
 }
 
 export class ContractIdentifier {

@@ -6,6 +6,7 @@
  * Code the build infos do not have (a fork's contracts) is named by its address and selector.
  */
 import type { FailedFrame, FailureTrace } from "../../engine/failure-trace";
+import { bytesToHex } from "../../encoding/hex";
 import { NATIVE_ASSET_BALANCE_ADDRESS, NATIVE_ASSET_CALL_ADDRESS } from "../../encoding/precompile";
 import { ethers } from "../../engine/lazy-ethers";
 import { decodeRevertReason } from "../../engine/revert";
@@ -63,19 +64,15 @@ function identify(frame: FailedFrame, contracts: ContractIdentifier): Identified
   return contracts.identify(frame.code, frame.kind === "create" ? "creation" : "runtime");
 }
 
-function hexOf(bytes: Uint8Array): string {
-  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`;
-}
-
 function solidityFrame(frame: FailedFrame, contract: IdentifiedContract | undefined): SolidityFrame {
   if (frame.kind === "precompile") {
-    const address = hexOf(frame.address);
+    const address = bytesToHex(frame.address);
     return { contract: `<${PRECOMPILE_NAMES.get(address) ?? `PrecompileContract ${address}`} precompile>`, function: "<precompile>" };
   }
   if (contract === undefined) {
-    const selector = frame.kind === "create" || frame.callData.length < 4 ? "<unknown>" : `<selector ${hexOf(frame.callData.subarray(0, 4))}>`;
+    const selector = frame.kind === "create" || frame.callData.length < 4 ? "<unknown>" : `<selector ${bytesToHex(frame.callData.subarray(0, 4))}>`;
     const name = frame.kind === "create" ? "constructor" : selector;
-    return { contract: `<UnrecognizedContract ${hexOf(frame.address)}>`, function: name };
+    return { contract: `<UnrecognizedContract ${bytesToHex(frame.address)}>`, function: name };
   }
   const location = locationOf(frame, contract);
   const fallbackFunction = frame.kind === "create" ? "constructor" : functionOfSelector(frame, contract);
@@ -166,7 +163,7 @@ function userLocation(contract: IdentifiedContract, pc: number): SourceLocation 
 
 function failureDescription(frame: FailedFrame, contract: IdentifiedContract | undefined, pathContracts: ReadonlyArray<IdentifiedContract | undefined>): string {
   if (frame.kind === "precompile") {
-    const name = PRECOMPILE_NAMES.get(hexOf(frame.address)) ?? hexOf(frame.address);
+    const name = PRECOMPILE_NAMES.get(bytesToHex(frame.address)) ?? bytesToHex(frame.address);
     return `Transaction reverted: call to precompile ${name} failed (${frame.error})`;
   }
   switch (frame.error) {
@@ -196,7 +193,7 @@ function revertDescription(frame: FailedFrame, contract: IdentifiedContract | un
   if (reason !== undefined) return `${PREFIX}reverted with reason string '${reason}'`;
   const custom = customError(data, [...pathContracts].reverse());
   if (custom !== undefined) return `${PREFIX}reverted with custom error '${custom}'`;
-  return `${PREFIX}reverted with an unrecognized custom error (return data: ${hexOf(data)})`;
+  return `${PREFIX}reverted with an unrecognized custom error (return data: ${bytesToHex(data)})`;
 }
 
 /**
@@ -233,7 +230,7 @@ function customError(data: Uint8Array, contracts: ReadonlyArray<IdentifiedContra
   const { Interface } = ethers();
   for (const error of errors) {
     try {
-      const parsed = new Interface([error as never]).parseError(hexOf(data));
+      const parsed = new Interface([error as never]).parseError(bytesToHex(data));
       if (parsed === null) continue;
       const args = parsed.args.toArray().map((value: unknown) => (typeof value === "string" ? `"${value}"` : String(value)));
       return `${parsed.name}(${args.join(", ")})`;
