@@ -120,6 +120,7 @@ export * from "./info";
 export * from "./auth";
 export * from "./health";
 export { type BearerTransport, withBearerToken } from "./bearer";
+export { NODE_TOKEN_ENV, type NodeTokenSource, withTokenSource } from "./token-source";
 export * from "./index-api";
 export * from "./ipcs";
 export * from "./admin";

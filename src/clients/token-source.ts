@@ -1,0 +1,57 @@
+/**
+ * Where a service that calls a node started with `--api-auth-required` gets its bearer token:
+ * a fixed token (a flag or an environment variable), or a function the node's own command
+ * passes in, asked again whenever the node answers 401 (the token expired or was revoked).
+ */
+import { NodeHttpError } from "./errors";
+import type { Transport } from "./transport";
+
+export type NodeTokenSource = string | (() => Promise<string>);
+
+/** The environment variable the vault and explorer commands read a token from. */
+export const NODE_TOKEN_ENV = "NATIVEKIT_NODE_TOKEN";
+
+/**
+ * A transport that sends `Authorization: Bearer <token>` from `source` with every call; with a
+ * function source, a call the node answers 401 is sent once more with a fresh token.
+ * Without a source it is `inner` itself.
+ */
+export function withTokenSource(inner: Transport, source: NodeTokenSource | undefined): Transport {
+  if (source === undefined) return inner;
+  if (typeof source === "string") {
+    checkToken(source);
+    return { url: inner.url, call: (path, method, params, options) => inner.call(path, method, params, { ...options, headers: { ...options?.headers, Authorization: `Bearer ${source}` } }) };
+  }
+  let current: Promise<string> | undefined;
+  const token = (fresh: boolean): Promise<string> => {
+    if (fresh || current === undefined) {
+      const asked = source().then(checkToken);
+      // A failed request for a token is not kept: the next call asks again.
+      asked.catch(() => {
+        if (current === asked) current = undefined;
+      });
+      current = asked;
+    }
+    return current;
+  };
+  const send = async (fresh: boolean, ...[path, method, params, options]: Parameters<Transport["call"]>) =>
+    inner.call(path, method, params, { ...options, headers: { ...options?.headers, Authorization: `Bearer ${await token(fresh)}` } });
+  return {
+    url: inner.url,
+    async call(path, method, params, options) {
+      try {
+        return await send(false, path, method, params, options);
+      } catch (error) {
+        if (!(error instanceof NodeHttpError) || error.status !== 401) throw error;
+        return send(true, path, method, params, options);
+      }
+    },
+  };
+}
+
+function checkToken(token: unknown): string {
+  if (typeof token !== "string" || token === "" || /\s/.test(token)) {
+    throw new TypeError(`a node token must be a non-empty string without spaces (as auth.newToken returns it), got ${typeof token === "string" ? JSON.stringify(token) : typeof token}`);
+  }
+  return token;
+}
