@@ -18,6 +18,7 @@ import { RpcErrorCode } from "../rpc/errors";
 import type { Eip1193Provider, RequestArguments } from "../rpc/types";
 import { type JsonRpcLimits, errorResponse, handleJsonRpcBody } from "../rpc/framing";
 import type { Dispatch } from "../rpc/types";
+import { withClientAddress } from "./client-address";
 import { normalizePath, requestPath, urlHost } from "./http-paths";
 
 
@@ -170,7 +171,8 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
   server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => handle(req, res, true));
 
   function handle(req: http.IncomingMessage, res: http.ServerResponse, expectsContinue: boolean): void {
-    serve(req, res, expectsContinue).catch((e: unknown) => {
+    // The APIs behind `Dispatch` read the client's address from here (the auth API's throttle).
+    withClientAddress(req.socket.remoteAddress, () => serve(req, res, expectsContinue)).catch((e: unknown) => {
       // Only a bug in this file can land here; answer if possible and keep serving.
       log?.(`internal error while serving ${req.method} ${req.url}: ${e instanceof Error ? e.message : String(e)}`);
       if (!res.headersSent) {

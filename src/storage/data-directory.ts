@@ -64,6 +64,31 @@ async function openDatabase(folder: string, location: string): Promise<LevelBack
   }
 }
 
+/** The mode of every folder in a data directory: its owner's only. */
+const FOLDER_MODE = 0o700;
+/** The mode of every file in a data directory: read and written by its owner only. */
+const FILE_MODE = 0o600;
+
+/**
+ * Makes every folder under `folder` 0700 and every file 0600. The directory
+ * holds the auth password's hash, the sealed token key, the staking keys and the keystore: files
+ * a LevelDB or an earlier version wrote 0644 (under the usual umask 022) are closed to other users.
+ * Symbolic links are left as they are (never followed), and so is anything that vanishes meanwhile.
+ */
+async function restrictModes(folder: string): Promise<void> {
+  const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) await fs.chmod(full, FOLDER_MODE).then(() => restrictModes(full), ignoreNotOurs);
+    else if (entry.isFile()) await fs.chmod(full, FILE_MODE).catch(ignoreNotOurs);
+  }
+}
+
+/** A file that vanished meanwhile, or that another user owns (not this node's to close), is skipped. */
+function ignoreNotOurs(error: NodeJS.ErrnoException): void {
+  if (error.code !== "ENOENT" && error.code !== "EPERM") throw error;
+}
+
 /** Which network a data directory belongs to. */
 export interface DataIdentity {
   readonly networkId: number;
@@ -77,11 +102,15 @@ export interface DataIdentity {
 export async function openDataDirectory(dir: string, identity: DataIdentity): Promise<DataDirectory> {
   const { networkId, evmChainId } = identity;
   const location = path.resolve(dir);
-  // Only its owner may read it: it holds the auth password's hash and the staking keys.
-  await fs.mkdir(location, { recursive: true, mode: 0o700 });
-  await fs.chmod(location, 0o700);
+  // Only its owner may read it: it holds the auth password's hash and the staking keys. Files
+  // made while the node runs follow the process's umask (the node command sets 077); whatever a
+  // program using this module left open is closed again at the next open and at close.
+  await fs.mkdir(location, { recursive: true, mode: FOLDER_MODE });
+  await fs.chmod(location, FOLDER_MODE);
   const backend = await openDatabase(path.join(location, DATABASE_FOLDER), location);
   try {
+    // After the database is open: opening it writes files of its own (a new log, manifest, CURRENT).
+    await restrictModes(location);
     const store = durableStore(backend);
     const existing = await store.get(MANIFEST_KEY);
     let manifest: DataManifest;
@@ -116,7 +145,10 @@ export async function openDataDirectory(dir: string, identity: DataIdentity): Pr
       fresh: existing === undefined,
       store,
       independentStore: () => durableStore(backend),
-      close: () => backend.close(),
+      close: async () => {
+        await backend.close();
+        await restrictModes(location);
+      },
     };
   } catch (error) {
     await backend.close();

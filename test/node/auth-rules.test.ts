@@ -32,7 +32,7 @@ describe("auth rules (tokens.ts and password.ts)", function () {
   const forged = (claims: Record<string, unknown>): Promise<string> =>
     new SignJWT({ exp: Math.floor(now.getTime() / 1000) + 60, jti: "forged", ...claims })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-      .sign(authority.state.password.key);
+      .sign(authority.state.signingKey);
 
   before(async () => {
     now = T0;

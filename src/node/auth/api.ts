@@ -6,8 +6,15 @@
  * Replies: `{token}` for newToken; `{success: true}` for the other two, which is what the seed
  * documents (`success (bool)`) and what the legacy SDK (avalanche 3.x) reads; recent reference
  * nodes answer `{}`.
+ *
+ * Each call passes the client's network address to the authority, which throttles wrong
+ * passwords per client. Calls run at once, not one after another: a password check takes an
+ * argon2id hash (on the hasher's thread), and a queue of them behind one lock let one client
+ * make everyone else's check wait (issue 26, item 5); the authority keeps a password change
+ * from being seen half-done without a lock.
  */
 import { RpcApi, serverError, type RpcError } from "../../rpc";
+import { currentClientAddress } from "../client-address";
 import { AuthError } from "./errors";
 import type { ApiAuthority } from "./tokens";
 
@@ -18,21 +25,14 @@ function authRefusal(error: unknown): RpcError | undefined {
 }
 
 export function createAuthApi(authority: ApiAuthority): RpcApi {
-  // One call at a time, as the reference holds a lock: a password change is never seen half-done.
-  let queue: Promise<unknown> = Promise.resolve();
-  const around = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = queue.then(work, work);
-    queue = run.catch(() => undefined);
-    return run;
-  };
-  return new RpcApi({ namespaces: ["auth"], mapError: authRefusal, around })
-    .named("newToken", async (p) => ({ token: await authority.newToken(p.stringOr("password", ""), p.stringArray("endpoints")) }))
+  return new RpcApi({ namespaces: ["auth"], mapError: authRefusal })
+    .named("newToken", async (p) => ({ token: await authority.newToken(p.stringOr("password", ""), p.stringArray("endpoints"), currentClientAddress()) }))
     .named("revokeToken", async (p) => {
-      await authority.revokeToken(p.stringOr("password", ""), p.stringOr("token", ""));
+      await authority.revokeToken(p.stringOr("password", ""), p.stringOr("token", ""), currentClientAddress());
       return { success: true };
     })
     .named("changePassword", async (p) => {
-      await authority.changePassword(p.stringOr("oldPassword", ""), p.stringOr("newPassword", ""));
+      await authority.changePassword(p.stringOr("oldPassword", ""), p.stringOr("newPassword", ""), currentClientAddress());
       return { success: true };
     });
 }

@@ -24,6 +24,11 @@ export const AUTH_MESSAGES = {
   segments: "token contains an invalid number of segments",
   expired: "token is expired",
   weakStartupPassword: "API auth password is not strong enough",
+  busy: "the node is busy checking other passwords: try again in a moment",
+  throttled: (client: string, seconds: number) =>
+    `too many wrong passwords from ${client}: try again in ${seconds} s`,
+  checksInFlight: (client: string) =>
+    `too many password checks at once from ${client}: wait for the answers to the earlier ones`,
   noExpiry: 'token has no expiry: its "exp" claim is missing',
   noIdentity: 'token has no identity: its "jti" claim is missing',
   notCanonical: (part: "header" | "payload" | "signature") => `token is malformed: its ${part} is not canonical base64url`,

@@ -1,19 +1,20 @@
 /**
- * The password of the auth API (`--api-auth-password-file`): its rules and the key it yields.
+ * The password of the auth API (`--api-auth-password-file`): its rules and its kept form.
  *
  * The password is never kept: only its argon2id hash with a random 16-byte salt (the reference
- * node's parameters: 1 pass, 64 MiB, 4 lanes, 32 bytes). That hash is also the HMAC key that
- * signs the API's tokens, so a new password (or a new salt, at each start) invalidates every
- * token signed before.
+ * node's parameters: 1 pass, 64 MiB, 4 lanes, 32 bytes). Every hash runs on the password
+ * hasher's thread (`argon2-thread.ts`), never on the main thread. Unlike the reference node,
+ * the hash does not sign the tokens: whoever read it from the data directory could sign any
+ * token (issue 26, item 7); a random key does (`tokens.ts`).
  *
  * Rules, as the reference node applies them: a password has 1 to 1024 characters and a zxcvbn
  * score of at least 2 on its first 50 characters.
  */
 import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
-import { argon2id } from "hash-wasm";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 
+import { argon2Thread, type HashPriority } from "./argon2-thread";
 import { AuthError } from "./errors";
 
 export const MAX_AUTH_PASSWORD_LENGTH = 1024;
@@ -42,7 +43,7 @@ export function checkNewPassword(password: string): void {
 export class PasswordHash {
   private constructor(
     private readonly salt: Uint8Array,
-    /** The 32-byte hash: also the HMAC key of the tokens signed under this password. */
+    /** The 32-byte argon2id hash (it checks the password; it signs nothing). */
     readonly key: Uint8Array,
   ) {}
 
@@ -65,12 +66,16 @@ export class PasswordHash {
     return new PasswordHash(bytes.slice(0, 16), bytes.slice(16));
   }
 
-  /** Whether `password` is the one hashed here (compared in constant time). */
-  async matches(password: string): Promise<boolean> {
-    return timingSafeEqual(await hash(password, this.salt), this.key);
+  /**
+   * Whether `password` is the one hashed here (compared in constant time). A client's check
+   * waits in its line of the hasher's queue, and is refused at once when that line is full.
+   */
+  async matches(password: string, from: HashPriority = "node"): Promise<boolean> {
+    return timingSafeEqual(await argon2Thread.hash(password, this.salt, from), this.key);
   }
 }
 
-function hash(password: string, salt: Uint8Array): Promise<Uint8Array> {
-  return argon2id({ password, salt, iterations: 1, memorySize: 64 * 1024, parallelism: 4, hashLength: 32, outputType: "binary" });
+/** The argon2id hash of `password` with `salt`, on the hasher's thread (also a key derivation). */
+export function hash(password: string, salt: Uint8Array): Promise<Uint8Array> {
+  return argon2Thread.hash(password, salt);
 }

@@ -5,9 +5,19 @@
  * A token is a JWT signed with HS256 (header `{"alg":"HS256","typ":"JWT"}`), claims
  * `{exp, jti, endpoints}`: it expires 12 hours after it was made, `jti` is 20 random bytes in
  * base64url, and `endpoints` lists the paths it opens (any `"*"` collapses the list to `["*"]`).
- * The HMAC key is the password's argon2id hash (see `PasswordHash`), so changing the password,
- * or restarting a node without a data directory (new salt), invalidates every token ("signature
- * is invalid"); a node with one keeps the hash and the revocations (`kept-auth.ts`).
+ * The HMAC key is 32 random bytes, made with the authority and made anew by every password
+ * change, so a change invalidates every token ("signature is invalid"), as on the reference
+ * node. The reference signs with the password's argon2id hash instead; kept in a data directory,
+ * that hash let anyone who could read the directory sign any token (issue 26, item 7), so here
+ * the hash only checks the password. A node without a data directory makes a new key at each
+ * start (every token invalid, as on the reference node); a node with one keeps the key, wrapped
+ * under its password (`kept-auth.ts`), so tokens outlive a restart as they did before.
+ *
+ * Password checks (argon2id, on the hasher's thread) are throttled per client (`throttle.ts`),
+ * and several run at once: a check does not hold a lock. Each one is made against the password
+ * current when it started, and a token is signed with the key of that same password; a change
+ * that lands meanwhile makes the check run again against the new password, so nothing is ever
+ * granted under a password that is no longer the one.
  *
  * A request is granted when its path's last segment is `auth` (the auth API never needs a
  * token), or when it carries `Authorization: Bearer <token>` with a valid, unrevoked token
@@ -29,6 +39,7 @@ import { SignJWT, errors as joseErrors, jwtVerify } from "jose";
 import { normalizePath } from "../http-paths";
 import { AUTH_MESSAGES, AuthError } from "./errors";
 import { PasswordHash, checkNewPassword, isStrongEnough } from "./password";
+import { PasswordThrottle } from "./throttle";
 
 /** Lifetime of a token: 12 hours, as on the reference node. */
 export const TOKEN_LIFETIME_SECONDS = 12 * 60 * 60;
@@ -46,11 +57,30 @@ export function isAuthExempt(path: string): boolean {
   return segments[segments.length - 1] === "auth";
 }
 
-/** The state an authority may hand to a keeper after each change: its password hash and revocations. */
+/** The state an authority may hand to a keeper after each change: its password hash, signing key and revocations. */
 export interface AuthorityState {
   readonly password: PasswordHash;
+  /** The HMAC key of the tokens: 32 random bytes, new with each password. */
+  readonly signingKey: Uint8Array;
   /** The `jti` of every revoked token. */
   readonly revoked: readonly string[];
+}
+
+/** A state to restore: one kept by an earlier version has no signing key, and gets a new one. */
+export type RestoredState = Omit<AuthorityState, "signingKey"> & { readonly signingKey?: Uint8Array };
+
+/** The secrets of one password: its hash, which checks it, and the key of the tokens made under it. */
+interface Keys {
+  readonly password: PasswordHash;
+  readonly signingKey: Uint8Array;
+}
+
+/** Bytes of a signing key (HS256: as long as its hash). */
+export const SIGNING_KEY_BYTES = 32;
+
+/** A new random signing key. */
+export function newSigningKey(): Uint8Array {
+  return new Uint8Array(randomBytes(SIGNING_KEY_BYTES));
 }
 
 /** What a verified token says: its identity and the endpoints it opens. */
@@ -98,20 +128,25 @@ export class ApiAuthority {
   onChange: ((state: AuthorityState) => Promise<void>) | undefined;
 
   private constructor(
-    private password: PasswordHash,
+    private keys: Keys,
     private readonly clock: Clock,
     revoked: readonly string[] = [],
+    private readonly throttle = new PasswordThrottle(),
   ) {
     this.revoked = new Set(revoked.map(revokedId));
   }
 
-  /** An authority as kept before: its password hash and revoked tokens. */
-  static restore(state: AuthorityState, clock: Clock = () => new Date()): ApiAuthority {
-    return new ApiAuthority(state.password, clock, state.revoked);
+  /**
+   * An authority as kept before: its password hash, signing key and revoked tokens. Without a
+   * signing key (kept by an earlier version, whose tokens were signed with the hash), a new one
+   * is made: every token of the earlier version is refused.
+   */
+  static restore(state: RestoredState, clock: Clock = () => new Date()): ApiAuthority {
+    return new ApiAuthority({ password: state.password, signingKey: state.signingKey ?? newSigningKey() }, clock, state.revoked);
   }
 
   get state(): AuthorityState {
-    return { password: this.password, revoked: [...this.revoked] };
+    return { password: this.keys.password, signingKey: this.keys.signingKey, revoked: [...this.revoked] };
   }
 
   /**
@@ -120,22 +155,25 @@ export class ApiAuthority {
    */
   static async create(password: string, clock: Clock = () => new Date()): Promise<ApiAuthority> {
     if (!isStrongEnough(password)) throw new AuthError(AUTH_MESSAGES.weakStartupPassword);
-    return new ApiAuthority(await PasswordHash.of(password), clock);
+    return new ApiAuthority({ password: await PasswordHash.of(password), signingKey: newSigningKey() }, clock);
   }
 
-  /** A new token for `endpoints`, valid for 12 hours. */
-  async newToken(password: string, endpoints: readonly string[]): Promise<string> {
+  /**
+   * A new token for `endpoints`, valid for 12 hours. `client`: the caller's network address,
+   * whose wrong passwords are throttled (see `throttle.ts`).
+   */
+  async newToken(password: string, endpoints: readonly string[], client?: string): Promise<string> {
     if (endpoints.length === 0) throw new AuthError(AUTH_MESSAGES.noEndpoints);
     if (endpoints.length > MAX_TOKEN_ENDPOINTS) throw new AuthError(AUTH_MESSAGES.tooManyEndpoints);
     const empty = emptyEndpoint(endpoints);
     if (empty !== undefined) throw new AuthError(AUTH_MESSAGES.emptyEndpointRequested(empty, endpoints.length));
-    await this.checkPassword(password);
+    const { signingKey } = await this.checkPassword(password, client);
     const claims = {
       exp: Math.floor(this.clock().getTime() / 1000) + TOKEN_LIFETIME_SECONDS,
       jti: randomBytes(20).toString("base64url"),
       endpoints: endpoints.includes(ALL_ENDPOINTS) ? [ALL_ENDPOINTS] : [...endpoints],
     };
-    return new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(this.password.key);
+    return new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(signingKey);
   }
 
   /**
@@ -145,8 +183,8 @@ export class ApiAuthority {
    * token's error instead). Revoking twice is fine. What is revoked is the token's `jti`, so
    * every spelling of it is refused from now on.
    */
-  async revokeToken(password: string, token: string): Promise<void> {
-    await this.checkPassword(password);
+  async revokeToken(password: string, token: string, client?: string): Promise<void> {
+    await this.checkPassword(password, client);
     let verified: VerifiedToken;
     try {
       verified = await this.verify(token);
@@ -160,16 +198,22 @@ export class ApiAuthority {
 
   /**
    * Replaces the password. Checks, in the reference node's order: the new password differs
-   * from the old, the old one is right, the new one is valid. Every token made so far becomes
-   * invalid and the revoked list is cleared.
+   * from the old, the old one is right, the new one is valid. A new signing key comes with the
+   * new password: every token made so far becomes invalid, and the revoked list is cleared.
    */
-  async changePassword(oldPassword: string, newPassword: string): Promise<void> {
+  async changePassword(oldPassword: string, newPassword: string, client?: string): Promise<void> {
     if (oldPassword === newPassword) throw new AuthError(AUTH_MESSAGES.samePassword);
-    await this.checkPassword(oldPassword);
-    checkNewPassword(newPassword);
-    this.password = await PasswordHash.of(newPassword);
-    this.revoked.clear();
-    await this.onChange?.(this.state);
+    for (;;) {
+      const keys = await this.checkPassword(oldPassword, client);
+      checkNewPassword(newPassword);
+      const password = await PasswordHash.of(newPassword);
+      // Another change landed while the new password was hashed: the old one is checked again.
+      if (this.keys !== keys) continue;
+      this.keys = { password, signingKey: newSigningKey() };
+      this.revoked.clear();
+      await this.onChange?.(this.state);
+      return;
+    }
   }
 
   /**
@@ -188,12 +232,21 @@ export class ApiAuthority {
     if (!endpoints.some((endpoint) => opens(endpoint, path))) throw new AuthError(AUTH_MESSAGES.endpointNotAllowed);
   }
 
-  private async checkPassword(password: string): Promise<void> {
-    if (!(await this.password.matches(password))) throw new AuthError(AUTH_MESSAGES.wrongPassword);
+  /**
+   * The keys of the current password, once `password` is checked to be it (throttled per
+   * client; refused at once when the hasher's queue is full). A password change that lands
+   * during the check makes it run again, against the new password.
+   */
+  private async checkPassword(password: string, client: string | undefined): Promise<Keys> {
+    for (;;) {
+      const keys = this.keys;
+      if (!(await this.throttle.check(client, (suspect) => keys.password.matches(password, suspect ? "suspect" : "client")))) throw new AuthError(AUTH_MESSAGES.wrongPassword);
+      if (this.keys === keys) return keys;
+    }
   }
 
   /**
-   * The identity and endpoints of a token in canonical form, signed under the current password,
+   * The identity and endpoints of a token in canonical form, signed with the current key,
    * with an expiry that has not passed.
    */
   private async verify(token: string): Promise<VerifiedToken> {
@@ -205,7 +258,7 @@ export class ApiAuthority {
     });
     let payload: Record<string, unknown>;
     try {
-      ({ payload } = await jwtVerify(token, this.password.key, { algorithms: ["HS256"], currentDate: this.clock() }));
+      ({ payload } = await jwtVerify(token, this.keys.signingKey, { algorithms: ["HS256"], currentDate: this.clock() }));
     } catch (error) {
       throw tokenError(error);
     }
