@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { NODE_TOKEN_ENV, type NodeTokenSource } from "../clients";
 import { openVaultService, startVaultServer, VAULT_PATH_PREFIX, type VaultService } from "../services/vault";
 import { withoutPassword } from "../services/sql/pg-database";
 
@@ -18,6 +19,10 @@ platform transaction, add their signatures, and issue it through the node once e
 
 Options:
   --node <url>            the node's base URL (default http://127.0.0.1:9650)
+  --node-token <token>    a token of the node's auth API (auth.newToken), sent as
+                          Authorization: Bearer with every call to a node started with
+                          --api-auth-required (default: the ${NODE_TOKEN_ENV}
+                          environment variable; the flag wins)
   --port <n>              HTTP port, 0 for any free port (default ${DEFAULT_VAULT_PORT})
   --host <value>          interface to listen on (default 127.0.0.1)
   --database-url <url>    a PostgreSQL server (postgres://user:password@host:port/db)
@@ -28,6 +33,10 @@ Options:
 
 Or run it inside the node: nativekit node --vault (same port as the node; its database under
 --db-dir when given, in memory otherwise).
+
+The vault stores only a whole unsigned platform-chain transaction (400 otherwise), matches an
+issue to its record by the exact unsigned bytes of the signed transaction, and sends one
+record to the node once even when several issue requests arrive together.
 `;
 
 export interface VaultCommandDeps {
@@ -35,6 +44,8 @@ export interface VaultCommandDeps {
   stderr(text: string): void;
   onSignal(handler: (signal: "SIGINT" | "SIGTERM") => void): () => void;
   cwd?: string;
+  /** Where NATIVEKIT_NODE_TOKEN is read (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Runs `nativekit vault`; resolves to the exit code once stopped by a signal (2 on a usage error). */
@@ -43,7 +54,7 @@ export async function runVaultCommand(args: readonly string[], deps: VaultComman
   try {
     values = parseArgs({
       args: [...args],
-      options: { node: { type: "string" }, port: { type: "string" }, host: { type: "string" }, "database-url": { type: "string" }, "data-dir": { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { node: { type: "string" }, "node-token": { type: "string" }, port: { type: "string" }, host: { type: "string" }, "database-url": { type: "string" }, "data-dir": { type: "string" }, help: { type: "boolean", short: "h" } },
       allowPositionals: false,
     }).values;
   } catch (error) {
@@ -62,15 +73,17 @@ export async function runVaultCommand(args: readonly string[], deps: VaultComman
   const databaseUrl = values["database-url"] as string | undefined;
   const dataDir = path.resolve(deps.cwd ?? process.cwd(), (values["data-dir"] as string | undefined) ?? DEFAULT_VAULT_DATA_DIR);
   const nodeUrl = ((values.node as string | undefined) ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
+  const envToken = (deps.env ?? process.env)[NODE_TOKEN_ENV];
+  const nodeToken = (values["node-token"] as string | undefined) ?? (envToken === "" ? undefined : envToken);
   deps.stdout(databaseUrl === undefined ? `vault data directory: ${dataDir}\n` : `vault database: ${withoutPassword(databaseUrl)}\n`);
   let server;
   try {
-    server = await startVaultServer({ nodeUrl, databaseUrl, dataDir: databaseUrl === undefined ? dataDir : undefined, host: values.host as string | undefined, port: Number(portText) });
+    server = await startVaultServer({ nodeUrl, nodeToken, databaseUrl, dataDir: databaseUrl === undefined ? dataDir : undefined, host: values.host as string | undefined, port: Number(portText) });
   } catch (error) {
     deps.stderr(`error: the vault could not start: ${(error as Error).message}\n`);
     return 1;
   }
-  deps.stdout(`${describeStart(server.service, `${server.url}${VAULT_PATH_PREFIX}`, nodeUrl)}\nStop with Ctrl+C.\n`);
+  deps.stdout(`${describeStart(server.service, `${server.url}${VAULT_PATH_PREFIX}`, nodeUrl, nodeToken !== undefined)}\nStop with Ctrl+C.\n`);
   return new Promise<number>((resolve) => {
     const unsubscribe = deps.onSignal((signal) => {
       unsubscribe();
@@ -86,17 +99,20 @@ export async function runVaultCommand(args: readonly string[], deps: VaultComman
   });
 }
 
-function describeStart(service: VaultService, url: string, nodeUrl: string): string {
+function describeStart(service: VaultService, url: string, nodeUrl: string, withToken: boolean): string {
   const { issued, reopened } = service.repaired;
   const repaired = issued + reopened === 0 ? "" : `\nrepaired ${issued + reopened} interrupted issue(s): ${issued} accepted by the node, ${reopened} pending again`;
-  return `nativekit vault listening on ${url} (node ${nodeUrl}; ${service.database.description})${repaired}`;
+  return `nativekit vault listening on ${url} (node ${nodeUrl}${withToken ? " with a token" : ""}; ${service.database.description})${repaired}`;
 }
 
 /** The vault inside the node's process: mounted at once, opened when the node listens. */
 export interface NodeVaultMount {
   readonly prefixHandlers: Record<string, (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void>;
-  /** Opens the vault against the node now listening at `nodeUrl`; answers a line for people. */
-  start(nodeUrl: string): Promise<string>;
+  /**
+   * Opens the vault against the node now listening at `nodeUrl`, calling it with `nodeToken`
+   * when given (a node started with --api-auth-required); answers a line for people.
+   */
+  start(nodeUrl: string, nodeToken?: NodeTokenSource): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -110,9 +126,9 @@ export function createNodeVaultMount(dbDir: string | undefined): NodeVaultMount 
         res.writeHead(503, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) }).end(text);
       },
     },
-    start: async (nodeUrl) => {
-      service = await openVaultService({ nodeUrl, dataDir: dbDir === undefined ? undefined : path.join(dbDir, "vault") });
-      return describeStart(service, `${nodeUrl}${VAULT_PATH_PREFIX}`, nodeUrl);
+    start: async (nodeUrl, nodeToken) => {
+      service = await openVaultService({ nodeUrl, nodeToken, dataDir: dbDir === undefined ? undefined : path.join(dbDir, "vault") });
+      return describeStart(service, `${nodeUrl}${VAULT_PATH_PREFIX}`, nodeUrl, nodeToken !== undefined);
     },
     close: async () => service?.close(),
   };

@@ -23,27 +23,29 @@ export function withTokenSource(inner: Transport, source: NodeTokenSource | unde
     return { url: inner.url, call: (path, method, params, options) => inner.call(path, method, params, { ...options, headers: { ...options?.headers, Authorization: `Bearer ${source}` } }) };
   }
   let current: Promise<string> | undefined;
-  const token = (fresh: boolean): Promise<string> => {
-    if (fresh || current === undefined) {
-      const asked = source().then(checkToken);
-      // A failed request for a token is not kept: the next call asks again.
-      asked.catch(() => {
-        if (current === asked) current = undefined;
-      });
-      current = asked;
-    }
-    return current;
+  const ask = (): Promise<string> => {
+    const asked = source().then(checkToken);
+    // A failed request for a token is not kept: the next call asks again.
+    asked.catch(() => {
+      if (current === asked) current = undefined;
+    });
+    current = asked;
+    return asked;
   };
-  const send = async (fresh: boolean, ...[path, method, params, options]: Parameters<Transport["call"]>) =>
-    inner.call(path, method, params, { ...options, headers: { ...options?.headers, Authorization: `Bearer ${await token(fresh)}` } });
+  const send = (token: string, ...[path, method, params, options]: Parameters<Transport["call"]>) =>
+    inner.call(path, method, params, { ...options, headers: { ...options?.headers, Authorization: `Bearer ${token}` } });
   return {
     url: inner.url,
     async call(path, method, params, options) {
+      const used = current ?? ask();
+      const token = await used;
       try {
-        return await send(false, path, method, params, options);
+        return await send(token, path, method, params, options);
       } catch (error) {
         if (!(error instanceof NodeHttpError) || error.status !== 401) throw error;
-        return send(true, path, method, params, options);
+        // Calls refused together share one new token: only the first to find the old one asks.
+        const fresh = current === used || current === undefined ? ask() : current;
+        return send(await fresh, path, method, params, options);
       }
     },
   };

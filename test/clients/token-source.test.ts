@@ -68,4 +68,13 @@ describe("clients/token-source: the bearer token a service sends to an auth-requ
     await transport.call("/ext/info", "info.getNetworkID");
     expect(node.calls("info.getNetworkID")[0]!.headers.authorization).to.equal("Bearer token-2");
   });
+
+  it("calls refused together share one fresh token", async () => {
+    let refused = 0;
+    node.on("/ext/info", "info.getNetworkID", (request) => (request.headers.authorization === "Bearer token-1" && ++refused <= 3 ? unauthorized : { result: { networkID: "12345" } }));
+    let asked = 0;
+    const transport = withTokenSource(createTransport({ url: node.url }), async () => `token-${++asked}`);
+    await Promise.all([1, 2, 3].map(() => transport.call("/ext/info", "info.getNetworkID")));
+    expect(asked).to.equal(2);
+  });
 });

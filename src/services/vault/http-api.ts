@@ -28,9 +28,7 @@ export function createVaultHttpApi(vault: Vault, events: VaultEvents): VaultHttp
   const streams = new Set<http.ServerResponse>();
 
   async function route(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://vault");
-    const rest = url.pathname.replace(/\/+$/, "").slice(VAULT_PATH_PREFIX.length);
-    const parts = rest.split("/").filter((p) => p !== "").map(decodeURIComponent);
+    const { url, parts } = parseTarget(req.url ?? "/");
     const method = req.method ?? "GET";
     const query = (name: string) => url.searchParams.get(name) ?? undefined;
 
@@ -89,6 +87,31 @@ export function createVaultHttpApi(vault: Vault, events: VaultEvents): VaultHttp
       streams.clear();
     },
   };
+}
+
+/**
+ * The request's URL and its path segments below the prefix, decoded. Malformed
+ * percent-encoding, in the path or in the query, is refused (400) rather than guessed at.
+ */
+function parseTarget(target: string): { url: URL; parts: string[] } {
+  let url: URL;
+  try {
+    url = new URL(target, "http://vault");
+  } catch {
+    throw badRequest(`the request target is not a URL: ${JSON.stringify(target)}`);
+  }
+  const rest = url.pathname.replace(/\/+$/, "").slice(VAULT_PATH_PREFIX.length);
+  const parts = rest.split("/").filter((p) => p !== "").map((segment) => strictlyDecoded(segment, "path", url.pathname));
+  for (const pair of url.search.slice(1).split("&")) strictlyDecoded(pair.replace(/\+/g, " "), "query", url.search);
+  return { url, parts };
+}
+
+function strictlyDecoded(text: string, where: "path" | "query", whole: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw badRequest(`the request ${where} is not valid percent-encoding: ${JSON.stringify(whole)} (a % must start a %XX escape of UTF-8 bytes)`);
+  }
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

@@ -34,6 +34,10 @@ const MIGRATIONS: readonly string[] = [
      signed_at bigint,
      PRIMARY KEY (multisig_tx_id, address)
    );`,
+  // Who claimed an issue and when: a claim another request or process holds now is left alone;
+  // only one its own process left unfinished, or an old one (a crash), is settled with the node.
+  `ALTER TABLE multisig_tx ADD COLUMN issuing_claim text;
+   ALTER TABLE multisig_tx ADD COLUMN issuing_at bigint;`,
 ];
 
 /** Applies the vault's migrations not applied yet. */

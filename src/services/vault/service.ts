@@ -5,7 +5,7 @@
  * or on the node's (`nativekit node --vault`).
  */
 import { listenForService } from "../http/listen";
-import { createPlatformChainClient, createTransport, type FetchFunction } from "../../clients";
+import { createPlatformChainClient, createTransport, type FetchFunction, type NodeTokenSource, withTokenSource } from "../../clients";
 import type { SqlDatabase } from "../sql/database";
 import { VaultEvents } from "./events";
 import { createVaultHttpApi, type HttpHandler, VAULT_PATH_PREFIX } from "./http-api";
@@ -18,6 +18,11 @@ import { type PlatformApi, Vault } from "./vault";
 export interface VaultServiceOptions {
   /** Base URL of the node, e.g. `http://127.0.0.1:9650`. */
   nodeUrl: string;
+  /**
+   * The bearer token of a node started with `--api-auth-required`, sent with every call the
+   * vault makes to it: a token, or a function asked for one (again whenever the node answers 401).
+   */
+  nodeToken?: NodeTokenSource;
   /** A PostgreSQL server (`postgres://…`); without it the embedded PGlite is used. */
   databaseUrl?: string;
   /** PGlite's directory; undefined keeps it in memory. Ignored with `databaseUrl`. */
@@ -45,7 +50,7 @@ export async function openVaultService(options: VaultServiceOptions): Promise<Va
   const database = options.databaseUrl !== undefined ? await openPostgresDatabase(options.databaseUrl) : await openPgliteDatabase(options.dataDir, { template: options.pgliteTemplate });
   try {
     await migrateVault(database);
-    const platform = options.platform ?? createPlatformChainClient({ transport: createTransport({ url: options.nodeUrl, fetch: options.fetch }) });
+    const platform = options.platform ?? createPlatformChainClient({ transport: withTokenSource(createTransport({ url: options.nodeUrl, fetch: options.fetch }), options.nodeToken) });
     const events = new VaultEvents();
     const vault = new Vault({ store: new VaultStore(database), platform, events, now: options.now, timestampWindowSeconds: options.timestampWindowSeconds });
     const repaired = await vault.repairInterruptedIssues();

@@ -4,7 +4,9 @@
  * database, not by reading then writing from here: a signature is one UPDATE of its owner's
  * row (two owners signing together both count), "one pending per alias and chain" is checked
  * under a transaction-scoped lock on that pair, and an issue is claimed by one conditional
- * UPDATE (two wallets issuing together: one goes to the node).
+ * UPDATE (two wallets issuing together: one goes to the node). A transaction is one row for
+ * the whole vault (its ID is sha256 of its bytes): while one alias has it pending, no other
+ * alias can store it, nor replace it.
  */
 import type { SqlDatabase, SqlQueries, SqlRow } from "../sql/database";
 
@@ -24,8 +26,12 @@ export interface StoredMultisigTx {
   /** Undefined while pending. */
   transactionId: string | undefined;
   cancelledAt: number | undefined;
-  /** Set while a signed transaction is at the node, before its acceptance is recorded. */
-  issuing: { txId: string; signedTx: string } | undefined;
+  /**
+   * Set while a signed transaction is at the node, before its acceptance is recorded: the
+   * expected ID, the bytes sent, the claim (a random token of the request that sent them, `""`
+   * when none was recorded) and when it was claimed (undefined when not recorded).
+   */
+  issuing: IssueClaim | undefined;
   /** In the alias's owner order; `signature` undefined until that owner signed. */
   owners: { address: string; signature: string | undefined }[];
 }
@@ -35,11 +41,23 @@ export type NewMultisigTx = Omit<StoredMultisigTx, "transactionId" | "cancelledA
   creatorSignature: string;
 };
 
+export interface IssueClaim {
+  txId: string;
+  signedTx: string;
+  claim: string;
+  at: number | undefined;
+}
+
 /** Why a create was refused by the storage. */
-export type CreateRefusal = { refused: "pending-exists"; id: string } | { refused: "already-issued"; transactionId: string };
+export type CreateRefusal =
+  | { refused: "pending-exists"; id: string }
+  | { refused: "already-issued"; transactionId: string }
+  /** The same transaction is pending (or being issued) for another alias. */
+  | { refused: "pending-elsewhere"; id: string };
 
 const COLUMNS = `id, unsigned_tx, alias, chain_id, threshold::text AS threshold, output_owners, metadata, parent_transaction, creator,
-  expires_at::text AS expires_at, created_at::text AS created_at, transaction_id, cancelled_at::text AS cancelled_at, issuing_tx_id, issuing_signed_tx`;
+  expires_at::text AS expires_at, created_at::text AS created_at, transaction_id, cancelled_at::text AS cancelled_at, issuing_tx_id, issuing_signed_tx,
+  issuing_claim, issuing_at::text AS issuing_at`;
 /** Pending: neither issued nor cancelled nor expired (at $N, the time given). */
 const PENDING = (now: string) => `transaction_id IS NULL AND cancelled_at IS NULL AND expires_at > ${now}`;
 
@@ -48,8 +66,9 @@ export class VaultStore {
 
   /**
    * Stores a new pending transaction with the creator's signature, unless the alias already has
-   * a pending one on that chain or this very transaction was issued already. A cancelled or
-   * expired earlier copy of the same transaction (same ID) is replaced.
+   * a pending one on that chain, this very transaction was issued already, or it is pending or
+   * being issued for another alias. A cancelled or expired earlier copy of the same transaction
+   * (same ID), not being issued, is replaced.
    */
   async create(tx: NewMultisigTx, now: number): Promise<StoredMultisigTx | CreateRefusal> {
     return this.db.transaction(async (q) => {
@@ -57,9 +76,13 @@ export class VaultStore {
       await q.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`${tx.alias}|${tx.chainId}`]);
       const pending = await q.query(`SELECT id FROM multisig_tx WHERE alias = $1 AND chain_id = $2 AND ${PENDING("$3")}`, [tx.alias, tx.chainId, now]);
       if (pending.length > 0) return { refused: "pending-exists", id: text(pending[0]!.id) };
-      const same = await q.query("SELECT transaction_id FROM multisig_tx WHERE id = $1", [tx.id]);
+      // And creates of this very transaction (its ID) under any alias: one of two gets it, the other is refused.
+      await q.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`tx|${tx.id}`]);
+      const same = await q.query(`SELECT transaction_id, issuing_tx_id, (${PENDING("$2")})::text AS pending FROM multisig_tx WHERE id = $1`, [tx.id, now]);
       if (same.length > 0) {
-        if (same[0]!.transaction_id !== null) return { refused: "already-issued", transactionId: text(same[0]!.transaction_id) };
+        const row = same[0]!;
+        if (row.transaction_id !== null) return { refused: "already-issued", transactionId: text(row.transaction_id) };
+        if (row.issuing_tx_id !== null || row.pending === "true") return { refused: "pending-elsewhere", id: tx.id };
         await q.query("DELETE FROM multisig_tx WHERE id = $1", [tx.id]);
       }
       await q.query(
@@ -91,9 +114,9 @@ export class VaultStore {
     return read(this.db, `alias = $1 AND ${PENDING("$2")}`, [alias, now]);
   }
 
-  /** The pending transaction whose unsigned bytes begin `signedTx` (a signed tx starts with its unsigned bytes). */
-  async findPendingBySignedTx(signedTx: string, now: number): Promise<StoredMultisigTx | undefined> {
-    return (await read(this.db, `$1 LIKE unsigned_tx || '%' AND ${PENDING("$2")}`, [signedTx, now]))[0];
+  /** The transaction with this ID if it is pending (neither issued, cancelled nor expired at `now`). */
+  async getPending(id: string, now: number): Promise<StoredMultisigTx | undefined> {
+    return (await read(this.db, `id = $1 AND ${PENDING("$2")}`, [id, now]))[0];
   }
 
   /**
@@ -111,23 +134,38 @@ export class VaultStore {
     return rows.length > 0;
   }
 
-  /** Claims the transaction for issuing `signedTx` (expected ID `txId`); false when it is no longer pending or already being issued. */
-  async beginIssue(id: string, txId: string, signedTx: string, now: number): Promise<boolean> {
+  /**
+   * Claims the transaction for issuing `signedTx` (expected ID `txId`) under `claim`, a token of
+   * the claiming request; false when it is no longer pending or already claimed. One statement:
+   * of two requests (or processes) claiming together, one gets it.
+   */
+  async beginIssue(id: string, txId: string, signedTx: string, claim: string, now: number): Promise<boolean> {
     const rows = await this.db.query(
-      `UPDATE multisig_tx SET issuing_tx_id = $2, issuing_signed_tx = $3 WHERE id = $1 AND issuing_tx_id IS NULL AND ${PENDING("$4")} RETURNING id`,
-      [id, txId, signedTx, now],
+      `UPDATE multisig_tx SET issuing_tx_id = $2, issuing_signed_tx = $3, issuing_claim = $4, issuing_at = $5
+       WHERE id = $1 AND issuing_tx_id IS NULL AND ${PENDING("$5")} RETURNING id`,
+      [id, txId, signedTx, claim, now],
     );
     return rows.length > 0;
   }
 
-  /** The node accepted it: the transaction is issued under `txId`. */
-  async recordIssued(id: string, txId: string): Promise<void> {
-    await this.db.query("UPDATE multisig_tx SET transaction_id = $2, issuing_tx_id = NULL, issuing_signed_tx = NULL WHERE id = $1", [id, txId]);
+  /** The node accepted it: the transaction is issued under `txId`. False when it was recorded issued already. */
+  async recordIssued(id: string, txId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      "UPDATE multisig_tx SET transaction_id = $2, issuing_tx_id = NULL, issuing_signed_tx = NULL, issuing_claim = NULL, issuing_at = NULL WHERE id = $1 AND transaction_id IS NULL RETURNING id",
+      [id, txId],
+    );
+    return rows.length > 0;
   }
 
-  /** The node refused it (or never got it): pending again. */
-  async abandonIssue(id: string): Promise<void> {
-    await this.db.query("UPDATE multisig_tx SET issuing_tx_id = NULL, issuing_signed_tx = NULL WHERE id = $1 AND transaction_id IS NULL", [id]);
+  /**
+   * The node refused it (or never got it): pending again, if the claim is still `claim` (as
+   * {@link IssueClaim.claim}): a claim made since by another request is left alone.
+   */
+  async abandonIssue(id: string, claim: string): Promise<void> {
+    await this.db.query(
+      "UPDATE multisig_tx SET issuing_tx_id = NULL, issuing_signed_tx = NULL, issuing_claim = NULL, issuing_at = NULL WHERE id = $1 AND transaction_id IS NULL AND COALESCE(issuing_claim, '') = $2",
+      [id, claim],
+    );
   }
 
   /** Transactions left being issued (a crash between the node's answer and the vault's write). */
@@ -167,7 +205,10 @@ function toStored(row: SqlRow, owners: SqlRow[]): StoredMultisigTx {
     createdAt: Number(row.created_at),
     transactionId: row.transaction_id === null ? undefined : text(row.transaction_id),
     cancelledAt: row.cancelled_at === null ? undefined : Number(row.cancelled_at),
-    issuing: row.issuing_tx_id === null ? undefined : { txId: text(row.issuing_tx_id), signedTx: text(row.issuing_signed_tx) },
+    issuing:
+      row.issuing_tx_id === null
+        ? undefined
+        : { txId: text(row.issuing_tx_id), signedTx: text(row.issuing_signed_tx), claim: text(row.issuing_claim), at: row.issuing_at === null ? undefined : Number(row.issuing_at) },
     owners: owners.map((o) => ({ address: text(o.address), signature: o.signature === null ? undefined : text(o.signature) })),
   };
 }

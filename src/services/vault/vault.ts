@@ -8,22 +8,35 @@
  * list/cancel timestamp must be recent (no replay); an issue is recorded as "being issued"
  * before the node sees it, so a crash between the node's acceptance and the vault's write is
  * repaired at the next start (`repairInterruptedIssues`).
+ *
+ * Against hostile input: only a whole unsigned platform transaction is stored (`transaction.ts`),
+ * an issue finds its record by the exact unsigned bytes of the signed transaction (a record of
+ * one alias never stands for another's), and one record is issued by one request at a time: in
+ * this process a second request for a record being issued is refused at once; across processes
+ * the claim in the database decides, and a claim another process holds is left alone until it
+ * is old enough to be a crash's ({@link ISSUE_CLAIM_STALE_SECONDS}).
  */
 import { sha256 } from "@noble/hashes/sha2.js";
-import { NodeApiError, type PlatformChainClient } from "../../clients";
+import { randomBytes } from "node:crypto";
+import { NODE_TOKEN_ENV, NodeApiError, NodeHttpError, type PlatformChainClient } from "../../clients";
 import { encodeCb58, parseChainAddress } from "../../encoding";
 import { badRequest, VaultError, VaultErrorCode } from "./errors";
 import type { VaultEvents, VaultEventType } from "./events";
 import { parseHexField, recoverSigner, sha256Hex } from "./signatures";
-import type { StoredMultisigTx, VaultStore } from "./store";
+import type { CreateRefusal, IssueClaim, StoredMultisigTx, VaultStore } from "./store";
+import { parseSignedTx, parseUnsignedTx } from "./transaction";
 import { type MultisigTxView, viewOf } from "./view";
 
 /** Default life of a pending transaction: 14 days, the reference's. */
 export const DEFAULT_EXPIRATION_SECONDS = 14 * 24 * 3600;
 /** How far a signed list/cancel timestamp may be from the vault's clock, either way. */
 export const DEFAULT_SIGNED_TIMESTAMP_WINDOW_SECONDS = 300;
-/** codec version (2) + type ID (4) + network ID (4) + blockchain ID (32): every unsigned tx starts so. */
-const UNSIGNED_TX_HEADER = 42;
+/**
+ * After how long a claim to issue that this process did not make is taken for a crash's and
+ * settled with the node: well beyond the node client's 30-second timeout, so the process that
+ * made it has either recorded the outcome or given up.
+ */
+export const ISSUE_CLAIM_STALE_SECONDS = 120;
 
 export type PlatformApi = Pick<PlatformChainClient, "getMultisigAlias" | "issueTx" | "getTxStatus">;
 
@@ -52,6 +65,10 @@ export class Vault {
   private readonly events: VaultEvents;
   private readonly now: () => number;
   readonly timestampWindowSeconds: number;
+  /** Records this vault is issuing now (a second request for one of them is refused at once). */
+  private readonly issuingNow = new Set<string>();
+  /** Claims this vault left unfinished (the node did not answer): settled at the next issue. */
+  private readonly leftUnfinished = new Set<string>();
 
   constructor(options: VaultOptions) {
     this.store = options.store;
@@ -63,8 +80,8 @@ export class Vault {
 
   /** POST /v1/multisig: the creator, an owner of the alias, stores the unsigned tx with its signature. */
   async create(request: CreateRequest): Promise<MultisigTxView> {
-    const unsignedTx = parseHexField(request.unsignedTx, "unsignedTx", { minBytes: UNSIGNED_TX_HEADER });
     const alias = parseAlias(request.alias);
+    const { bytes: unsignedTx, chainId } = parseUnsignedTx(request.unsignedTx, alias.text);
     const outputOwners = parseHexField(request.outputOwners, "outputOwners");
     const metadata = optionalString(request.metadata, "metadata");
     const parentTransaction = optionalString(request.parentTransaction, "parentTransaction");
@@ -79,7 +96,7 @@ export class Vault {
         id: sha256Hex(unsignedTx),
         unsignedTx: hex(unsignedTx),
         alias: alias.text,
-        chainId: encodeCb58(unsignedTx.subarray(10, UNSIGNED_TX_HEADER)),
+        chainId,
         threshold: owners.threshold,
         outputOwners: hex(outputOwners),
         metadata,
@@ -93,10 +110,7 @@ export class Vault {
       now,
     );
     if ("refused" in stored) {
-      throw new VaultError(
-        VaultErrorCode.Conflict,
-        stored.refused === "pending-exists" ? `there is already a pending tx for this alias on this chain (id ${stored.id})` : `this transaction was already issued as ${stored.transactionId}`,
-      );
+      throw new VaultError(VaultErrorCode.Conflict, createRefusalMessage(stored));
     }
     return this.publish("created", stored);
   }
@@ -143,13 +157,26 @@ export class Vault {
    * the vault it goes to the node (`platform.issueTx`), and its ID is recorded on acceptance.
    */
   async issue(signedTxField: unknown, signature: unknown): Promise<{ txID: string }> {
-    const signedTx = parseHexField(signedTxField, "signedTx", { minBytes: UNSIGNED_TX_HEADER });
-    let tx = await this.store.findPendingBySignedTx(hex(signedTx), this.now());
+    const { bytes: signedTx, unsigned } = parseSignedTx(signedTxField);
+    const tx = await this.store.getPending(sha256Hex(unsigned), this.now());
     if (tx === undefined) throw new VaultError(VaultErrorCode.NotFound, "multisig transaction does not exist: no pending transaction is the unsigned part of this signedTx");
     const signer = recoverSigner(signature, signedTx, parseAlias(tx.alias));
     if (!tx.owners.some((o) => o.address === signer)) throw notOwner(signer, tx.alias);
+    // Checked and marked with no await in between: one request of this process at a time per record.
+    if (this.issuingNow.has(tx.id)) throw beingIssued();
+    this.issuingNow.add(tx.id);
+    try {
+      return await this.issueOne(tx, signedTx);
+    } finally {
+      this.issuingNow.delete(tx.id);
+    }
+  }
+
+  private async issueOne(pending: StoredMultisigTx, signedTx: Uint8Array): Promise<{ txID: string }> {
+    let tx = pending;
     if (tx.issuing !== undefined) {
-      // An earlier issue never finished: settle it with the node first.
+      // An earlier issue never finished: settle it with the node first, unless another process may still be at it.
+      if (!this.mayRepair(tx.issuing)) throw beingIssued();
       await this.repair(tx);
       tx = (await this.store.get(tx.id))!;
       if (tx.transactionId !== undefined) return { txID: tx.transactionId };
@@ -162,23 +189,27 @@ export class Vault {
       );
     }
     const txId = encodeCb58(sha256(signedTx));
-    if (!(await this.store.beginIssue(tx.id, txId, hex(signedTx), this.now()))) {
-      throw new VaultError(VaultErrorCode.Conflict, "this transaction is being issued by another request, or is no longer pending");
-    }
+    const claim = randomBytes(16).toString("hex");
+    if (!(await this.store.beginIssue(tx.id, txId, hex(signedTx), claim, this.now()))) throw beingIssued();
     let accepted: string;
     try {
       // Bytes, not text: the client adds the checksum the node's hex encoding carries.
       accepted = await this.platform.issueTx({ tx: signedTx, encoding: "hex" });
     } catch (error) {
       if (error instanceof NodeApiError) {
-        await this.store.abandonIssue(tx.id);
+        await this.store.abandonIssue(tx.id, claim);
         throw new VaultError(VaultErrorCode.NodeRefused, `the node refused the transaction: ${error.nodeMessage}`);
       }
+      if (isAuthRefusal(error)) {
+        // Refused before the node read it: pending again.
+        await this.store.abandonIssue(tx.id, claim);
+        throw nodeFailure("platform.issueTx", error);
+      }
       // Unknown whether the node got it: left "being issued", settled by the next issue or start.
-      throw new VaultError(VaultErrorCode.NodeUnavailable, `the node did not answer: ${(error as Error).message}`);
+      this.leftUnfinished.add(claim);
+      throw nodeFailure("platform.issueTx", error, "the node did not answer");
     }
-    await this.store.recordIssued(tx.id, accepted);
-    this.publish("issued", (await this.store.get(tx.id))!);
+    await this.recordIssued(tx.id, accepted);
     return { txID: accepted };
   }
 
@@ -200,26 +231,43 @@ export class Vault {
   async repairInterruptedIssues(): Promise<{ issued: number; reopened: number }> {
     const counts = { issued: 0, reopened: 0 };
     for (const tx of await this.store.listIssuing()) {
+      // A recent claim of another process is that process's to finish (or a later issue's to settle).
+      if (!this.mayRepair(tx.issuing!)) continue;
       counts[(await this.repair(tx)) ? "issued" : "reopened"]++;
     }
     return counts;
   }
 
+  /** Whether a claim to issue is known not to be in flight: left unfinished here, or old (a crash), or of unknown age. */
+  private mayRepair(issuing: IssueClaim): boolean {
+    return this.leftUnfinished.has(issuing.claim) || issuing.at === undefined || this.now() - issuing.at >= ISSUE_CLAIM_STALE_SECONDS;
+  }
+
   private async repair(tx: StoredMultisigTx): Promise<boolean> {
     const issuing = tx.issuing!;
-    const status = await this.platform.getTxStatus({ txID: issuing.txId });
+    let status: string;
+    try {
+      status = await this.platform.getTxStatus({ txID: issuing.txId });
+    } catch (error) {
+      throw nodeFailure("platform.getTxStatus", error);
+    }
+    this.leftUnfinished.delete(issuing.claim);
     if (status === "Committed" || status === "Processing") {
-      await this.store.recordIssued(tx.id, issuing.txId);
-      this.publish("issued", (await this.store.get(tx.id))!);
+      await this.recordIssued(tx.id, issuing.txId);
       return true;
     }
-    await this.store.abandonIssue(tx.id);
+    await this.store.abandonIssue(tx.id, issuing.claim);
     return false;
   }
 
+  /** Records the node's acceptance and tells the followers, once: a second recording changes nothing. */
+  private async recordIssued(id: string, txId: string): Promise<void> {
+    if (await this.store.recordIssued(id, txId)) this.publish("issued", (await this.store.get(id))!);
+  }
+
   private async pending(id: string): Promise<StoredMultisigTx> {
-    const tx = await this.store.get(id);
-    if (tx === undefined || tx.transactionId !== undefined || tx.cancelledAt !== undefined || tx.expiresAt <= this.now()) throw notFound(id);
+    const tx = await this.store.getPending(id, this.now());
+    if (tx === undefined) throw notFound(id);
     return tx;
   }
 
@@ -238,7 +286,7 @@ export class Vault {
       return { threshold: info.threshold, addresses: info.addresses };
     } catch (error) {
       if (error instanceof NodeApiError) throw new VaultError(VaultErrorCode.NotFound, `alias ${alias} is not a multisig alias on the node: ${error.nodeMessage}`);
-      throw new VaultError(VaultErrorCode.NodeUnavailable, `the node did not answer platform.getMultisigAlias: ${(error as Error).message}`);
+      throw nodeFailure("platform.getMultisigAlias", error);
     }
   }
 
@@ -271,6 +319,34 @@ function parseExpiration(value: unknown): number {
   return n;
 }
 
+function createRefusalMessage(refusal: CreateRefusal): string {
+  switch (refusal.refused) {
+    case "pending-exists":
+      return `there is already a pending tx for this alias on this chain (id ${refusal.id})`;
+    case "pending-elsewhere":
+      return `this transaction is already pending in the vault for another alias (id ${refusal.id})`;
+    case "already-issued":
+      return `this transaction was already issued as ${refusal.transactionId}`;
+  }
+}
+
+/** The node answered 401: it requires a token the vault did not send (or one it does not accept). */
+function isAuthRefusal(error: unknown): error is NodeHttpError {
+  return error instanceof NodeHttpError && error.status === 401;
+}
+
+/** A call to the node that got no usable answer (502), saying how to give the vault a token when that is why. */
+function nodeFailure(method: string, error: unknown, unanswered = `the node did not answer ${method}`): VaultError {
+  if (isAuthRefusal(error)) {
+    return new VaultError(
+      VaultErrorCode.NodeUnavailable,
+      `the node refused the vault's call ${method}: it requires an auth token (give the vault one: --node-token or ${NODE_TOKEN_ENV}); ${error.message}`,
+    );
+  }
+  return new VaultError(VaultErrorCode.NodeUnavailable, `${unanswered}: ${(error as Error).message}`);
+}
+
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
 const notOwner = (address: string, alias: string) => new VaultError(VaultErrorCode.Forbidden, `address is not an owner for this alias: ${address} is not among the owners of ${alias}`);
+const beingIssued = () => new VaultError(VaultErrorCode.Conflict, "this transaction is being issued by another request, or is no longer pending");
 const notFound = (id: string) => new VaultError(VaultErrorCode.NotFound, `multisig transaction does not exist (or is no longer pending): ${id}`);

@@ -9,6 +9,7 @@ import { decodeCb58, formatChainAddress } from "../../../src/encoding";
 import { LOCAL_NETWORK } from "../../../src/network/constants";
 import { LocalNetwork } from "../../../src/node/local-network";
 import { type HttpNode, startHttpNode } from "../../../src/node/http-server";
+import type { ManagementOptions } from "../../../src/node/management";
 import { encodePSignedTx, encodePUnsignedTx, genesisAliasId, PTypeId, type PUnsignedTx } from "../../../src/pchain";
 import { compareShortIds, compareTransferableOutputs, shortIdFromPrivateKey, signHash, TypeId } from "../../../src/xchain/codec";
 import type { MultisigTxView } from "../../../src/services/vault";
@@ -39,6 +40,13 @@ export const OWNERS = [testKey(1), testKey(2), testKey(3)]
 export const OUTSIDER = { key: testKey(9), address: pAddress(shortIdFromPrivateKey(testKey(9))) };
 export const ALIAS_ID = genesisAliasId(2, new Uint8Array(0), OWNERS.map((o) => o.shortId));
 export const ALIAS = pAddress(ALIAS_ID);
+/** Another alias, 1-of-1, whose owner is none of ALIAS's: the other alias of the hostile tests (declared with `withRival`). */
+export const RIVAL = (() => {
+  const key = testKey(10);
+  const shortId = shortIdFromPrivateKey(key);
+  const id = genesisAliasId(1, new Uint8Array(0), [shortId]);
+  return { key, shortId, address: pAddress(shortId), aliasId: id, alias: pAddress(id) };
+})();
 const AVAX = decodeCb58(LOCAL_NETWORK.nativeAsset.id);
 const ALIAS_FUNDS = 1_000_000_000n;
 /** The genesis UTXO of the alias: after the test key's two. */
@@ -54,15 +62,22 @@ export interface TestNode {
   close(): Promise<void>;
 }
 
-/** A node on 127.0.0.1 (free port) whose genesis declares the 2-of-3 alias and funds it. */
-export async function startAliasNode(): Promise<TestNode> {
+/**
+ * A node on 127.0.0.1 (free port) whose genesis declares the 2-of-3 alias and funds it; with
+ * `withRival` also the 1-of-1 {@link RIVAL} alias (unfunded); with `management` its management
+ * APIs (auth, info, health) and their options, e.g. `apiAuthRequired`.
+ */
+export async function startAliasNode(options: { withRival?: boolean; management?: ManagementOptions } = {}): Promise<TestNode> {
+  const rival = options.withRival === true ? [{ addresses: [RIVAL.shortId], threshold: 1 }] : [];
   const network = await LocalNetwork.create({
     platformGenesis: {
-      initialMultisigAddresses: [{ addresses: OWNERS.map((o) => o.shortId), threshold: 2 }],
+      initialMultisigAddresses: [{ addresses: OWNERS.map((o) => o.shortId), threshold: 2 }, ...rival],
       allocations: [{ address: ALIAS_ID, amount: ALIAS_FUNDS }],
     },
+    ...(options.management === undefined ? {} : { management: options.management }),
   });
-  const http: HttpNode = await startHttpNode({ port: 0, routes: network.routes });
+  const managed = options.management === undefined ? {} : { getRoutes: network.management.getRoutes, authorize: network.management.authorize };
+  const http: HttpNode = await startHttpNode({ port: 0, routes: network.routes, ...managed });
   return {
     url: http.url,
     network,

@@ -10,7 +10,7 @@ import { createVaultClient, type VaultClient, VaultRequestError } from "../../..
 import { startVaultServer, type VaultServer, type VaultServiceOptions } from "../../../src/services/vault";
 import type { PUnsignedTx } from "../../../src/pchain";
 import { refusalOf } from "../../helpers/refusal";
-import { ALIAS, aliasSpend, hex, nowSeconds, OUTPUT_OWNERS, OUTSIDER, OWNERS, signBytes, signedFromRecord, signText, startAliasNode, type TestNode, unsignedBytes } from "./helpers";
+import { ALIAS, aliasSpend, hex, nowSeconds, OUTPUT_OWNERS, OUTSIDER, OWNERS, RIVAL, signBytes, signedFromRecord, signText, startAliasNode, type TestNode, unsignedBytes } from "./helpers";
 
 /** Where a vault keeps its data in one storage: options for a fresh vault, and for reopening the same data. */
 export interface StorageUnderTest {
@@ -32,7 +32,7 @@ export function describeVaultRules(name: string, makeStorage: () => Promise<Stor
     const clock = () => nowSeconds() + shift;
 
     before(async () => {
-      node = await startAliasNode();
+      node = await startAliasNode({ withRival: true });
       storage = await makeStorage();
     });
     after(async () => {
@@ -98,6 +98,23 @@ export function describeVaultRules(name: string, makeStorage: () => Promise<Stor
       expect((await refusal(vault.sign(record.id, { signature: signBytes(unsignedBytes(aliasSpend()), OWNERS[1]!.key) }))).status).to.equal(404);
       // Expired, it no longer blocks a new one for the alias.
       await create(aliasSpend({ memo: "again" }));
+    });
+
+    it("refuses unsignedTx bytes that are not one whole platform transaction (400): the 42-byte header alone", async () => {
+      const header = unsignedBytes(aliasSpend()).subarray(0, 42);
+      const error = await refusal(vault.create({ alias: ALIAS, unsignedTx: hex(header), signature: signBytes(header, OWNERS[0]!.key), outputOwners: OUTPUT_OWNERS }));
+      expect(error.status).to.equal(400);
+      expect(error.message).to.match(/unsignedTx is not a platform transaction: /);
+    });
+
+    it("refuses to store under another alias a transaction pending for one (409), and keeps the first", async () => {
+      const tx = aliasSpend();
+      const record = await create(tx);
+      const bytes = unsignedBytes(tx);
+      const error = await refusal(vault.create({ alias: RIVAL.alias, unsignedTx: hex(bytes), signature: signBytes(bytes, RIVAL.key), outputOwners: OUTPUT_OWNERS }));
+      expect(error.status).to.equal(409);
+      expect(error.message).to.match(/already pending in the vault for another alias/);
+      expect((await vault.listPending(ALIAS, listAuth(OWNERS[1]!.key))).map((r) => r.id)).to.deep.equal([record.id]);
     });
 
     it("keeps one pending transaction per alias and chain (409)", async () => {

@@ -16,10 +16,10 @@ import { VaultError } from "../../../src/services/vault/errors";
 import { type VaultEvent, VaultEvents } from "../../../src/services/vault/events";
 import { migrateVault } from "../../../src/services/vault/schema";
 import { VaultStore } from "../../../src/services/vault/store";
-import { type CreateRequest, DEFAULT_EXPIRATION_SECONDS, DEFAULT_SIGNED_TIMESTAMP_WINDOW_SECONDS, type PlatformApi, Vault } from "../../../src/services/vault/vault";
+import { type CreateRequest, DEFAULT_EXPIRATION_SECONDS, DEFAULT_SIGNED_TIMESTAMP_WINDOW_SECONDS, ISSUE_CLAIM_STALE_SECONDS, type PlatformApi, Vault } from "../../../src/services/vault/vault";
 import type { MultisigTxView } from "../../../src/services/vault/view";
 import { refusalOf } from "../../helpers/refusal";
-import { ALIAS, aliasSpend, hex, OUTPUT_OWNERS, OUTSIDER, OWNERS, pgliteTemplate, signBytes, signedFromRecord, signText, unsignedBytes } from "./helpers";
+import { ALIAS, aliasSpend, hex, OUTPUT_OWNERS, OUTSIDER, OWNERS, pAddress, pgliteTemplate, signBytes, signedFromRecord, signText, unsignedBytes } from "./helpers";
 
 const NOW = 1_800_000_000;
 const DAY = 24 * 3600;
@@ -93,7 +93,7 @@ describe("vault rules, one by one (the Vault on PGlite, a fake node)", function 
     outputOwners: OUTPUT_OWNERS,
     ...extra,
   });
-  /** A request for arbitrary unsigned bytes (the vault reads only their 42-byte header). */
+  /** A request for arbitrary unsigned bytes (the vault decodes them: most are refused). */
   const rawRequest = (bytes: Uint8Array, extra: Partial<CreateRequest> = {}): CreateRequest => ({
     alias: ALIAS,
     unsignedTx: hex(bytes),
@@ -139,11 +139,11 @@ describe("vault rules, one by one (the Vault on PGlite, a fake node)", function 
       expect((await vault.create(request())).threshold).to.equal(3);
     });
 
-    it("reads the chain ID from bytes 10 to 42 of the unsigned tx, which may be exactly 42 bytes long", async () => {
-      const bytes = Uint8Array.from({ length: 42 }, (_, i) => i);
-      const record = await vault.create(rawRequest(bytes));
-      expect(record.chainId).to.equal(encodeCb58(bytes.subarray(10, 42)));
-      expect(record.unsignedTx).to.equal(hex(bytes));
+    it("refuses the 42-byte header alone: it is not a transaction (400)", async () => {
+      const error = await refusal(vault.create(rawRequest(unsignedBytes(aliasSpend()).subarray(0, 42))));
+      expect(error.status).to.equal(400);
+      expect(error.message).to.match(/^unsignedTx is not a platform transaction: /);
+      expect(platform.aliasAsked).to.deep.equal([]);
     });
 
     it("refuses an unsigned tx shorter than the 42-byte header (400)", async () => {
@@ -469,7 +469,7 @@ describe("vault rules, one by one (the Vault on PGlite, a fake node)", function 
       const error = await refusal(issue(signedTx));
       expect(error.status).to.equal(502);
       expect(error.message).to.equal("the node did not answer: socket hang up");
-      expect((await store.get(record.id))!.issuing).to.deep.equal({ txId: encodeCb58(sha256(signedTx)), signedTx: Buffer.from(signedTx).toString("hex") });
+      expect((await store.get(record.id))!.issuing).to.deep.include({ txId: encodeCb58(sha256(signedTx)), signedTx: Buffer.from(signedTx).toString("hex"), at: NOW });
       expect(seen.map((e) => e.type)).to.deep.equal(["created", "signed"]);
     });
 
@@ -580,12 +580,17 @@ describe("vault rules, one by one (the Vault on PGlite, a fake node)", function 
   });
 
   describe("repair at start", () => {
-    /** A transaction (on chain `chain`: one pending per alias and chain) whose issue the node never answered. */
-    async function leftIssuing(chain: number): Promise<string> {
-      const tx = { ...aliasSpend(), blockchainId: new Uint8Array(32).fill(chain) };
-      const { record, signedTx } = await ready(tx);
+    /**
+     * A transaction of alias `n` (0: ALIAS, others: an alias the fake node gives the same owners;
+     * one pending per alias) whose issue the node never answered.
+     */
+    async function leftIssuing(n: number, by: Vault = vault): Promise<string> {
+      const tx = aliasSpend({ memo: `left ${n}` });
+      const alias = n === 0 ? ALIAS : pAddress(new Uint8Array(20).fill(n));
+      const record = await by.sign((await by.create(request(tx, OWNERS[0], { alias }))).id, signBytes(unsignedBytes(tx), OWNERS[1]!.key));
+      const signedTx = signedFromRecord(tx, record);
       platform.issueFailure = new Error("crash");
-      await refusal(issue(signedTx));
+      await refusal(by.issue(hex(signedTx), signBytes(signedTx, OWNERS[0]!.key)));
       platform.issueFailure = undefined;
       return record.id;
     }
@@ -604,11 +609,21 @@ describe("vault rules, one by one (the Vault on PGlite, a fake node)", function 
     }
 
     it("counts each issue it settles", async () => {
-      for (const chain of [1, 2, 3]) await leftIssuing(chain);
+      for (const n of [1, 2, 3]) await leftIssuing(n);
       const statuses: PlatformTxStatus[] = ["Committed", "Dropped", "Processing"];
       platform.getTxStatus = async () => statuses.shift()!;
       expect(await vault.repairInterruptedIssues()).to.deep.equal({ issued: 2, reopened: 1 });
       expect(await vault.repairInterruptedIssues()).to.deep.equal({ issued: 0, reopened: 0 });
+    });
+
+    it(`leaves alone an issue another vault left less than ${ISSUE_CLAIM_STALE_SECONDS} s ago (it may still be at the node), settles it after`, async () => {
+      const id = await leftIssuing(0, open());
+      platform.status = "Unknown";
+      expect(await vault.repairInterruptedIssues()).to.deep.equal({ issued: 0, reopened: 0 });
+      expect((await store.get(id))!.issuing).to.not.equal(undefined);
+      now = NOW + ISSUE_CLAIM_STALE_SECONDS;
+      expect(await vault.repairInterruptedIssues()).to.deep.equal({ issued: 0, reopened: 1 });
+      expect((await store.get(id))!.issuing).to.equal(undefined);
     });
   });
 
