@@ -165,9 +165,9 @@ export async function runCli(argv: readonly string[], deps: CliDeps): Promise<nu
     case "node":
       return runNodeCommand(rest, deps);
     case "vault":
-      return (await import("./vault-command")).runVaultCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
+      return (await import("./vault-command")).runVaultCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals, env: deps.env ?? process.env });
     case "explorer":
-      return (await import("./explorer-command")).runExplorerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
+      return (await import("./explorer-command")).runExplorerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals, env: deps.env ?? process.env });
     case "network-runner":
       return (await import("./network-runner-command")).runNetworkRunnerCommand(rest, { stdout: deps.stdout, stderr: deps.stderr, onSignal: deps.onSignal ?? processSignals });
     case "network":
@@ -250,9 +250,19 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
     return ExitCode.Failure;
   }
 
+  let serviceToken: ServiceTokens | undefined;
+  try {
+    serviceToken = parsed.options.apiAuthRequired === true && (vault !== undefined || explorer !== undefined) ? await serviceTokens(server.url, parsed.options.apiAuthPasswordFile!) : undefined;
+  } catch (e) {
+    await server.close().catch(() => undefined);
+    await node.close?.().catch(() => undefined);
+    deps.stderr(`error: the node's services cannot get their tokens: ${messageOf(e)}\n`);
+    return ExitCode.Failure;
+  }
+
   let vaultLine: string | undefined;
   try {
-    vaultLine = await vault?.start(server.url);
+    vaultLine = await vault?.start(server.url, serviceToken?.(VAULT_NODE_PATHS));
   } catch (e) {
     await server.close().catch(() => undefined);
     await node.close?.().catch(() => undefined);
@@ -261,7 +271,7 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
   }
   let explorerLine: string | undefined;
   try {
-    explorerLine = await explorer?.start(server.url);
+    explorerLine = await explorer?.start(server.url, serviceToken?.(explorer.nodePaths));
   } catch (e) {
     await server.close().catch(() => undefined);
     await vault?.close().catch(() => undefined);
@@ -305,6 +315,32 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
       })();
     });
   });
+}
+
+/** The paths the vault calls on the node: the platform chain's API (multisig aliases, issuing). */
+const VAULT_NODE_PATHS: readonly string[] = ["/ext/bc/P"];
+
+/** A token source for a service calling `endpoints` (see {@link serviceTokens}). */
+type ServiceTokens = (endpoints: readonly string[]) => () => Promise<string>;
+
+/**
+ * How a node started with --api-auth-required gives the services it hosts (--vault, --explorer)
+ * their tokens: a function per service that asks the node's public auth API over HTTP
+ * (`auth.newToken` at /ext/auth, as any client would) for a token opening only the paths that
+ * service calls. The services ask it at their first call and again whenever the node answers 401
+ * (the token expired after 12 hours, or was revoked). The password is read from
+ * --api-auth-password-file now, so a file that cannot be read stops the start, and again for
+ * each token, so a password changed with auth.changePassword is taken up once the file holds it.
+ */
+async function serviceTokens(nodeUrl: string, passwordFile: string): Promise<ServiceTokens> {
+  const [{ readFile }, { createAuthClient, createTransport }] = await Promise.all([import("node:fs/promises"), import("../clients")]);
+  const readPassword = async () => (await readFile(passwordFile, "utf8")).trim();
+  let password = await readPassword();
+  const auth = createAuthClient({ transport: createTransport({ url: nodeUrl }) });
+  return (endpoints) => async () => {
+    password = await readPassword().catch(() => password);
+    return auth.newToken(password, endpoints);
+  };
 }
 
 /** The text printed once the node listens: endpoints, accounts, warning and next steps. */

@@ -2,16 +2,21 @@
  * `nativekit explorer`: the explorer on a port of its own, following a node (this one or a real
  * one, started with --index-enabled) through its HTTP APIs; and the mount `nativekit node
  * --explorer` uses to serve it under /explorer on the node's port, opened once the node listens.
+ * A node started with --api-auth-required is followed with a token: --node-token or
+ * NATIVEKIT_NODE_TOKEN here, one the node makes itself for the explorer it hosts.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { NODE_TOKEN_ENV, type NodeTokenSource } from "../clients";
 import {
   createExplorerSite,
   DEFAULT_PAGE_SIZE,
   DEFAULT_POLL_INTERVAL_MS,
   type ExplorerHttpHandler,
+  EXPLORER_NODE_PATHS,
   type ExplorerService,
+  NodeTokenRefusedError,
   openExplorerService,
   startExplorerServer,
 } from "../services/explorer";
@@ -39,10 +44,16 @@ Options:
                           in the working directory; ignored with --database-url)
   --poll-interval <ms>    how often each index is asked for new containers (default ${DEFAULT_POLL_INTERVAL_MS})
   --page-size <n>         containers read and stored together, 1 to 1024 (default ${DEFAULT_PAGE_SIZE})
+  --node-token <token>    for a node started with --api-auth-required: a token of its auth
+                          API (auth.newToken) opening the paths the explorer calls:
+                            ${EXPLORER_NODE_PATHS.slice(0, 4).join(" ")}
+                            ${EXPLORER_NODE_PATHS.slice(4).join(" ")}
+                          (default: the environment variable ${NODE_TOKEN_ENV})
   --help, -h              show this help
 
 Or run it inside the node: nativekit node --explorer (served under ${NODE_EXPLORER_PREFIX} on the
-node's port; turns on --index-enabled; its database under --db-dir when given, in memory otherwise).
+node's port; turns on --index-enabled; its database under --db-dir when given, in memory otherwise;
+with --api-auth-required the node gets the explorer its token itself).
 `;
 
 export interface ExplorerCommandDeps {
@@ -50,6 +61,8 @@ export interface ExplorerCommandDeps {
   stderr(text: string): void;
   onSignal(handler: (signal: "SIGINT" | "SIGTERM") => void): () => void;
   cwd?: string;
+  /** Where NATIVEKIT_NODE_TOKEN is read (default process.env). */
+  env?: Record<string, string | undefined>;
 }
 
 /** Runs `nativekit explorer`; resolves to the exit code once stopped by a signal (2 on a usage error). */
@@ -58,7 +71,7 @@ export async function runExplorerCommand(args: readonly string[], deps: Explorer
   try {
     values = parseArgs({
       args: [...args],
-      options: { node: { type: "string" }, port: { type: "string" }, host: { type: "string" }, "database-url": { type: "string" }, "data-dir": { type: "string" }, "poll-interval": { type: "string" }, "page-size": { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { node: { type: "string" }, port: { type: "string" }, host: { type: "string" }, "database-url": { type: "string" }, "data-dir": { type: "string" }, "poll-interval": { type: "string" }, "page-size": { type: "string" }, "node-token": { type: "string" }, help: { type: "boolean", short: "h" } },
       allowPositionals: false,
     }).values;
   } catch (error) {
@@ -84,6 +97,14 @@ export async function runExplorerCommand(args: readonly string[], deps: Explorer
     deps.stderr(`error: invalid --page-size ${JSON.stringify(pageText)}: expected an integer from 1 to 1024\n\n${EXPLORER_USAGE}`);
     return 2;
   }
+  // An empty environment variable is as good as none; an empty flag is a mistake.
+  const envToken = (deps.env ?? process.env)[NODE_TOKEN_ENV];
+  const nodeToken = (values["node-token"] as string | undefined) ?? (envToken === "" ? undefined : envToken);
+  if (nodeToken !== undefined && (nodeToken === "" || /\s/.test(nodeToken))) {
+    const from = values["node-token"] === undefined ? NODE_TOKEN_ENV : "--node-token";
+    deps.stderr(`error: invalid ${from}: expected a token as auth.newToken returns it (no spaces), got ${JSON.stringify(nodeToken)}\n\n${EXPLORER_USAGE}`);
+    return 2;
+  }
   const databaseUrl = values["database-url"] as string | undefined;
   const dataDir = path.resolve(deps.cwd ?? process.cwd(), (values["data-dir"] as string | undefined) ?? DEFAULT_EXPLORER_DATA_DIR);
   const nodeUrl = ((values.node as string | undefined) ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
@@ -99,12 +120,14 @@ export async function runExplorerCommand(args: readonly string[], deps: Explorer
       pollIntervalMs: Number(pollText),
       pageSize: Number(pageText),
       onError: reportOnce(deps),
+      nodeToken,
     });
     // A node without indexing is told at once, rather than retried forever.
     await firstRound(server.service);
   } catch (error) {
     await server?.close().catch(() => undefined);
-    deps.stderr(`error: the explorer could not start: ${(error as Error).message}\n`);
+    const hint = error instanceof NodeTokenRefusedError ? `: ${error.tokenGiven ? "give a valid one with" : "give one with"} --node-token <token> or ${NODE_TOKEN_ENV}` : "";
+    deps.stderr(`error: the explorer could not start: ${(error as Error).message}${hint}\n`);
     return 1;
   }
   deps.stdout(`${describeStart(server.service, server.url, nodeUrl)}\nStop with Ctrl+C.\n`);
@@ -152,8 +175,13 @@ function describeStart(service: ExplorerService, url: string, nodeUrl: string): 
 /** The explorer inside the node's process: mounted at once, opened when the node listens. */
 export interface NodeExplorerMount {
   readonly prefixHandlers: Record<string, (req: IncomingMessage, res: ServerResponse) => void>;
-  /** Opens the explorer against the node now listening at `nodeUrl`; answers a line for people. */
-  start(nodeUrl: string): Promise<string>;
+  /**
+   * Opens the explorer against the node now listening at `nodeUrl`, calling it with `nodeToken`
+   * when the node requires auth; answers a line for people.
+   */
+  start(nodeUrl: string, nodeToken?: NodeTokenSource): Promise<string>;
+  /** The paths the explorer calls on the node: what a token for it must open. */
+  readonly nodePaths: readonly string[];
   /** The router, once started (the API and pages mount on it). */
   readonly http: ExplorerHttpHandler | undefined;
   close(): Promise<void>;
@@ -173,9 +201,10 @@ export function createNodeExplorerMount(dbDir: string | undefined, log?: (line: 
     get http() {
       return handler;
     },
-    start: async (nodeUrl) => {
+    nodePaths: EXPLORER_NODE_PATHS,
+    start: async (nodeUrl, nodeToken) => {
       const errors = log === undefined ? undefined : reportOnce({ stderr: (text) => log(text.trimEnd()) });
-      service = await openExplorerService({ nodeUrl, dataDir: dbDir === undefined ? undefined : path.join(dbDir, "explorer"), onError: errors });
+      service = await openExplorerService({ nodeUrl, dataDir: dbDir === undefined ? undefined : path.join(dbDir, "explorer"), onError: errors, nodeToken });
       handler = createExplorerSite(service, { basePath: NODE_EXPLORER_PREFIX });
       return describeStart(service, `${nodeUrl}${NODE_EXPLORER_PREFIX}`, nodeUrl);
     },

@@ -3,10 +3,12 @@
  * `/explorer` inside the node). It answers `GET <base>/status` (each index's progress) and, for
  * anything else, 404 in the explorer's error shape `{code, message}`. The API and the pages are
  * mounted on it with `route(...)`: handlers receive the path relative to the base and the
- * parsed query (repeatable parameters kept).
+ * parsed query (repeatable parameters kept). A handler that throws a MalformedUrlError (a path or
+ * query whose percent-encoding it cannot read) is answered 400 with its message, anything else 500.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ExplorerService } from "./service";
+import { checkQueryText, MalformedUrlError } from "./url-text";
 
 export interface ExplorerRequest {
   readonly method: string;
@@ -50,9 +52,10 @@ export function createExplorerHttpHandler(service: ExplorerService, options: { b
   const basePath = (options.basePath ?? "").replace(/\/+$/, "");
   const routes: Route[] = [];
   const route: ExplorerHttpHandler["route"] = (path, handler, method = "GET") => routes.push({ method, path, handler });
-  route("/status", ({ res }) =>
-    sendJson(res, 200, { node: service.node.url, networkID: service.context.networkId, database: service.database.description, indexes: service.ingester.progress() }),
-  );
+  route("/status", ({ req, res }) => {
+    checkQueryText(req.url);
+    sendJson(res, 200, { node: service.node.url, networkID: service.context.networkId, database: service.database.description, indexes: service.ingester.progress() });
+  });
 
   const dispatch = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://explorer.invalid");
@@ -82,6 +85,7 @@ export function createExplorerHttpHandler(service: ExplorerService, options: { b
     handle: (req, res) => {
       dispatch(req, res).catch((error: unknown) => {
         if (res.headersSent) return res.destroy();
+        if (error instanceof MalformedUrlError) return sendError(res, 400, error.message);
         sendError(res, 500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
       });
     },

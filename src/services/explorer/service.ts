@@ -1,10 +1,12 @@
 /**
  * One running explorer: its database opened (PGlite in a directory or in memory, or a
  * PostgreSQL server) and migrated, the network's context read from the node and kept, the
- * native asset's creation stored, and the ingester following the node's indexes.
+ * native asset's creation stored, and the ingester following the node's indexes. A node started
+ * with --api-auth-required is called with `nodeToken`; one that refuses the explorer's calls
+ * (no token, or one that does not open its paths) stops the start with a {@link NodeTokenRefusedError}.
  */
 import { listenForService } from "../http/listen";
-import type { FetchFunction } from "../../clients";
+import { type FetchFunction, NodeHttpError, type NodeTokenSource } from "../../clients";
 import type { SqlDatabase } from "../sql/database";
 import { openPostgresDatabase } from "../sql/pg-database";
 import { openPgliteDatabase } from "../sql/pglite-database";
@@ -13,7 +15,7 @@ import type { ExplorerHttpHandler } from "./http";
 import { storeContext } from "./ingest/chains";
 import { PageDecoder } from "./ingest/decode-page";
 import { checkIndexesServed, Ingester, type IngesterOptions } from "./ingest/ingester";
-import { createNodeSource, type NodeSource } from "./ingest/node-source";
+import { createNodeSource, EXPLORER_NODE_PATHS, type NodeSource } from "./ingest/node-source";
 import { storeTransactions } from "./ingest/store";
 import { migrateExplorer } from "./schema";
 import { createExplorerSite } from "./site";
@@ -33,6 +35,28 @@ export interface ExplorerServiceOptions {
   autoStart?: boolean;
   onError?: IngesterOptions["onError"];
   fetch?: FetchFunction;
+  /**
+   * The bearer token sent with every call to a node started with --api-auth-required: a token
+   * (`auth.newToken` for {@link EXPLORER_NODE_PATHS}), or a function asked for one at first and
+   * again whenever the node answers 401 (the token expired or was revoked).
+   */
+  nodeToken?: NodeTokenSource;
+}
+
+/** The node refused the explorer's first call (HTTP 401): it needs a token, or a valid one for the explorer's paths. */
+export class NodeTokenRefusedError extends Error {
+  override readonly name = "NodeTokenRefusedError";
+  constructor(
+    readonly nodeUrl: string,
+    readonly tokenGiven: boolean,
+    reason: string,
+  ) {
+    super(
+      tokenGiven
+        ? `the node at ${nodeUrl} refused the explorer's token (${reason}); it must be valid and open ${EXPLORER_NODE_PATHS.join(", ")}`
+        : `the node at ${nodeUrl} requires an API token (${reason}); the explorer needs one from auth.newToken opening ${EXPLORER_NODE_PATHS.join(", ")}`,
+    );
+  }
 }
 
 export interface ExplorerService {
@@ -45,11 +69,12 @@ export interface ExplorerService {
 }
 
 export async function openExplorerService(options: ExplorerServiceOptions): Promise<ExplorerService> {
-  const node = createNodeSource(options.nodeUrl, options.fetch);
+  const node = createNodeSource(options.nodeUrl, options.fetch, options.nodeToken);
   let context: ExplorerContext;
   try {
     context = await node.readContext();
   } catch (error) {
+    if (error instanceof NodeHttpError && error.status === 401) throw new NodeTokenRefusedError(node.url, options.nodeToken !== undefined, `${error.method} answered HTTP 401: ${error.rpcError?.message ?? error.statusText}`);
     throw new Error(`cannot read the network from the node at ${node.url}: ${error instanceof Error ? error.message : String(error)}`);
   }
   await checkIndexesServed(node);

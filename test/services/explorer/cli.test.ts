@@ -6,6 +6,7 @@ import { runCli } from "../../../src/cli/cli";
 import { startCliNode } from "../../helpers/cli-node";
 import { alive } from "../../helpers/processes";
 import { startFundedNode, xSend, newXAddress } from "./helpers";
+import { waitFor } from "../../helpers/wait-for";
 
 /** Runs a long-lived command; answers its output so far, a way to stop it, and its exit code. */
 function start(argv: string[]) {
@@ -15,14 +16,6 @@ function start(argv: string[]) {
   return { output: () => out, stop: () => stop("SIGTERM"), exit };
 }
 
-async function waitFor<T>(check: () => T | null | undefined | Promise<T | null | undefined>, what = "a condition"): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await check();
-    if (value !== null && value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 interface StatusAnswer {
   networkID: number;

@@ -6,6 +6,7 @@
 import type * as http from "node:http";
 import type { ExplorerContext } from "../context";
 import { ReaderInputError, type ExplorerReader } from "../reader";
+import { MalformedUrlError, checkQueryText, decodePathSegments } from "../url-text";
 import { ExplorerApiError, notFound } from "./errors";
 import { QueryParameters } from "./parameters";
 import { ENDPOINTS } from "./routes";
@@ -33,16 +34,12 @@ const VERSION_PREFIX = /^\/(v2|x|X)(?=\/|$)/;
 export function createExplorerApi(options: ExplorerApiOptions): ExplorerApi {
   const now = options.now ?? Date.now;
 
-  async function answer(method: string, path: string, query: URLSearchParams): Promise<unknown> {
+  async function answer(method: string, path: string, query: URLSearchParams, target: string | undefined): Promise<unknown> {
     const version = VERSION_PREFIX.exec(path);
     if (version === null) throw notFound(`no such path ${path}; the explorer answers under /v2 and the legacy /x`);
     if (method !== "GET" && method !== "HEAD") throw new ExplorerApiError(405, `method ${method} is not allowed; the explorer answers GET (and HEAD) only`);
-    let segments: string[];
-    try {
-      segments = path.slice(version[0].length).split("/").filter((s) => s !== "").map(decodeURIComponent);
-    } catch {
-      throw notFound(`no such path ${path} (bad percent-encoding)`);
-    }
+    const segments = decodePathSegments(path.slice(version[0].length));
+    checkQueryText(target);
     const key = segments.length === 2 ? `${segments[0]}/` : (segments[0] ?? "");
     const endpoint = segments.length <= 2 ? ENDPOINTS[key] : undefined;
     if (endpoint === undefined || endpoint.withId !== (segments.length === 2) || !Object.hasOwn(ENDPOINTS, key)) {
@@ -58,9 +55,9 @@ export function createExplorerApi(options: ExplorerApiOptions): ExplorerApi {
       let status = 200;
       let body: unknown;
       try {
-        body = await answer(req.method ?? "GET", path, query);
+        body = await answer(req.method ?? "GET", path, query, req.url);
       } catch (error) {
-        const refusal = error instanceof ExplorerApiError ? error : error instanceof ReaderInputError ? new ExplorerApiError(400, error.message) : undefined;
+        const refusal = error instanceof ExplorerApiError ? error : error instanceof ReaderInputError || error instanceof MalformedUrlError ? new ExplorerApiError(400, error.message) : undefined;
         // Anything else is a fault here or in the database: 500 with its message.
         const shown = refusal ?? new ExplorerApiError(500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
         status = shown.status;

@@ -3,6 +3,8 @@
  * node): the network's identity (info API, the exchange chain's native asset), the three indexes,
  * the contract chain's blocks and receipts (`/ext/bc/C/rpc`), and the transactions an index does
  * not carry (genesis transactions of the exchange chain, the contract chain's atomic ones).
+ * A node started with --api-auth-required gets the explorer's token with every call; the paths
+ * it calls are {@link EXPLORER_NODE_PATHS}, the endpoints a token for the explorer must open.
  */
 import {
   createExchangeChainClient,
@@ -17,8 +19,12 @@ import {
   type JsonValue,
   NodeApiError,
   NodeConnectionError,
+  type NodeTokenSource,
+  PLATFORM_PATH,
   type Transport,
+  withTokenSource,
 } from "../../../clients";
+import { INDEX_PATHS, PATHS } from "../../../network/paths";
 import type { ExplorerContext } from "../context";
 
 /** The indexes the explorer follows, by their name in `explorer_containers`. */
@@ -43,7 +49,24 @@ export interface NodeSource {
   atomicTx(id: string): Promise<{ bytes: Uint8Array; blockHeight: bigint | undefined } | undefined>;
 }
 
-const CONTRACT_RPC = "/ext/bc/C/rpc";
+const CONTRACT_RPC = PATHS.contractRpc;
+
+/**
+ * Every path the explorer calls on the node: the info API, the three chains' APIs (the contract
+ * chain's JSON-RPC and its extras under the seed's naming) and the three indexes it follows. A
+ * token made for these (`auth.newToken(password, EXPLORER_NODE_PATHS)`) opens all the explorer
+ * needs and nothing else; a call elsewhere is refused here before it is sent (see `limitedTo`).
+ */
+export const EXPLORER_NODE_PATHS: readonly string[] = [
+  PATHS.info,
+  PATHS.exchange,
+  PLATFORM_PATH,
+  PATHS.contractRpc,
+  PATHS.contractCvm,
+  INDEX_PATHS.exchangeTx,
+  INDEX_PATHS.platformBlock,
+  INDEX_PATHS.contractBlock,
+];
 
 /** The bech32 prefix of a network's addresses, as the reference node names them. */
 export function hrpOfNetwork(networkId: number): string {
@@ -66,8 +89,26 @@ function retryingOnce(transport: Transport): Transport {
   };
 }
 
-export function createNodeSource(nodeUrl: string, fetch?: FetchFunction): NodeSource {
-  const transport = retryingOnce(createTransport({ url: nodeUrl, fetch }));
+/**
+ * Keeps {@link EXPLORER_NODE_PATHS} true: a call to a path it does not list is a fault of the
+ * explorer (a token made from the list would not open it), thrown at once in every test.
+ */
+function limitedTo(paths: readonly string[], transport: Transport): Transport {
+  return {
+    url: transport.url,
+    call: (path, method, params, options) => {
+      if (!paths.includes(path)) return Promise.reject(new Error(`the explorer called ${method} at ${path}, a path EXPLORER_NODE_PATHS does not list: a token made for the explorer would not open it`));
+      return transport.call(path, method, params, options);
+    },
+  };
+}
+
+/**
+ * The node at `nodeUrl` as the explorer reads it; `nodeToken` (a token, or a function asked for
+ * one at first and again after a 401) is sent with every call to a node requiring auth.
+ */
+export function createNodeSource(nodeUrl: string, fetch?: FetchFunction, nodeToken?: NodeTokenSource): NodeSource {
+  const transport = limitedTo(EXPLORER_NODE_PATHS, retryingOnce(withTokenSource(createTransport({ url: nodeUrl, fetch }), nodeToken)));
   const info = createInfoClient({ transport });
   const xvm = createExchangeChainClient({ transport });
   const cvm = createContractChainClient({ transport });

@@ -2,7 +2,8 @@
  * The pages' routes: each URL under the base path is one question to the reader and one
  * renderer, so every page has a URL to share and reads without JavaScript. Unknown IDs get a 404
  * page, input that cannot be an ID a 400 page saying what was expected; a search naming exactly
- * one record redirects to it; a reader that fails gives a 503 page.
+ * one record redirects to it; a reader that fails gives a 503 page. A URL whose percent-encoding
+ * is malformed (in the path or the query) is input too: a 400 page saying what is wrong with it.
  */
 import type * as http from "node:http";
 import { decodeCall } from "./abi";
@@ -23,6 +24,7 @@ import { renderTransaction, transactionList } from "./pages/transaction";
 import { INTERVAL_SIZES, type IntervalSize, type PagesReader } from "./reader";
 import { STYLE_SHEET } from "./style";
 import { html } from "./html";
+import { checkQueryText, decodePathSegments, MalformedUrlError } from "../url-text";
 
 export interface ExplorerPages {
   /** Answers a GET for `path` (below the base path, starting with "/") with `query`. */
@@ -188,7 +190,7 @@ export function createPages(options: PagesOptions): ExplorerPages {
   }
 
   async function route(path: string, query: URLSearchParams): Promise<Outcome> {
-    const parts = path.split("/").filter((p) => p !== "").map(decodeURIComponent);
+    const parts = decodePathSegments(path);
     const [first, second] = parts;
     const cursor = query.get("cursor") ?? undefined;
     if (parts.length === 0) return home();
@@ -206,6 +208,16 @@ export function createPages(options: PagesOptions): ExplorerPages {
     return { status: 404, page: { title: "Not found", heading: "No such page", body: html`<p>There is no page at <code>${path}</code>. Try the search box, or the <a href="${links.home()}">latest transactions</a>.</p>` } };
   }
 
+  /** A URL the pages cannot read: said without asking the database (its links need no record). */
+  function malformed(error: MalformedUrlError, target: string): Outcome {
+    return badInput({ links, context, assets: new Map() }, `The address of this page cannot be read: ${error.message}.`, target);
+  }
+
+  function unavailable(error: unknown): Outcome {
+    const message = error instanceof Error ? error.message : String(error);
+    return { status: 503, page: { title: "Unavailable", heading: "The explorer cannot answer right now", body: html`<p class="problem">Its database did not answer: ${message}</p><p>Nothing is lost; try again in a moment.</p>` } };
+  }
+
   function send(res: http.ServerResponse, status: number, type: string, body: string): void {
     res.writeHead(status, { "Content-Type": type, "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store", ...SECURITY_HEADERS });
     res.end(body);
@@ -218,10 +230,10 @@ export function createPages(options: PagesOptions): ExplorerPages {
       if (path === "/static/chart.js") return send(res, 200, "text/javascript; charset=utf-8", CHART_SCRIPT);
       let outcome: Outcome;
       try {
+        checkQueryText(req.url);
         outcome = await route(path, query);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        outcome = { status: 503, page: { title: "Unavailable", heading: "The explorer cannot answer right now", body: html`<p class="problem">Its database did not answer: ${message}</p><p>Nothing is lost; try again in a moment.</p>` } };
+        outcome = error instanceof MalformedUrlError ? malformed(error, req.url ?? path) : unavailable(error);
       }
       if ("redirect" in outcome) {
         res.writeHead(302, { Location: outcome.redirect, "Content-Length": 0 });
