@@ -14,6 +14,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       startCliNode({
         ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
         ...(options.rpcGasCap === undefined ? {} : { rpcGasCap: BigInt(options.rpcGasCap) }),
+        ...(options.rpcEvmTimeoutMs === undefined ? {} : { rpcEvmTimeoutMs: options.rpcEvmTimeoutMs }),
         maxBlocksPerLogsRequest: options.apiMaxBlocksPerRequest ?? DEFAULT_API_MAX_BLOCKS_PER_REQUEST,
         maxLogsPerRequest: options.apiMaxLogsPerRequest ?? DEFAULT_API_MAX_LOGS_PER_REQUEST,
         ...forkingOptions(options, log),

@@ -38,6 +38,8 @@ export interface CreateNodeOptions {
   chainId?: number;
   /** `--rpc-gas-cap`: the most gas an eth_call or eth_estimateGas runs with. */
   rpcGasCap?: number;
+  /** `--rpc-evm-timeout`, in milliseconds: longest an eth_call or eth_estimateGas may run (0: no limit). */
+  rpcEvmTimeoutMs?: number;
   /** `--api-max-blocks-per-request`: most blocks one eth_getLogs / eth_getFilterLogs may span. */
   apiMaxBlocksPerRequest?: number;
   /** `--api-max-logs-per-request`: most logs one eth_getLogs / eth_getFilterLogs may return. */
@@ -102,7 +104,7 @@ export interface NodeArgs {
   options: CreateNodeOptions;
 }
 
-type Kind = "boolean" | "string" | "path" | "port" | "integer" | "ip" | "ip-list" | "node-id-list" | "url" | "block" | "header" | "precompiles" | "log-level";
+type Kind = "boolean" | "string" | "path" | "port" | "integer" | "duration" | "ip" | "ip-list" | "node-id-list" | "url" | "block" | "header" | "precompiles" | "log-level";
 
 interface Flag {
   kind: Kind;
@@ -118,6 +120,7 @@ const FLAGS: Readonly<Record<string, Flag>> = {
   host: { kind: "string", key: "host", defaultText: DEFAULT_HOST, help: "interface to listen on; 0.0.0.0 exposes the node and its public test keys" },
   "chain-id": { kind: "integer", key: "chainId", defaultText: "43112", help: "chain ID of the contract chain" },
   "rpc-gas-cap": { kind: "integer", key: "rpcGasCap", defaultText: "50000000", help: "the most gas an eth_call or eth_estimateGas runs with; a request for more runs with this (the reference node's rpc-gas-cap)" },
+  "rpc-evm-timeout": { kind: "duration", key: "rpcEvmTimeoutMs", defaultText: "5s", help: "longest an eth_call or eth_estimateGas may run (Go duration: 500ms, 5s, 1m; 0 for no limit); past it the call answers \"execution aborted\" (the reference node's rpc-evm-timeout)" },
   "api-max-blocks-per-request": { kind: "integer", key: "apiMaxBlocksPerRequest", defaultText: String(DEFAULT_API_MAX_BLOCKS_PER_REQUEST), help: "most blocks one eth_getLogs or eth_getFilterLogs may span; a wider query is refused (-32005)" },
   "api-max-logs-per-request": { kind: "integer", key: "apiMaxLogsPerRequest", defaultText: String(DEFAULT_API_MAX_LOGS_PER_REQUEST), help: "most logs one eth_getLogs or eth_getFilterLogs may return; a query matching more is refused (-32005)" },
   "api-max-json-depth": { kind: "integer", key: "apiMaxJsonDepth", defaultText: String(DEFAULT_MAX_JSON_DEPTH), help: "deepest nesting of arrays and objects in a request, checked before parsing it; deeper is refused (-32600)" },
@@ -139,7 +142,7 @@ const FLAGS: Readonly<Record<string, Flag>> = {
   "log-dir": { kind: "path", key: "logDir", defaultText: "(none)", help: "also write the node's log to <dir>/main.log (created if missing)" },
   "public-ip": { kind: "ip", key: "publicIp", defaultText: DEFAULT_PUBLIC_IP, help: "public IP this node reports (info.getNodeIP)" },
   "staking-port": { kind: "port", key: "stakingPort", defaultText: String(DEFAULT_STAKING_PORT), help: "port of the peer network (TLS with the staking certificate); given, the node listens there for peers" },
-  "network-id": { kind: "integer", key: "networkId", defaultText: "12345", help: "network ID peers must share (peers of another network are refused)" },
+  "network-id": { kind: "integer", key: "networkId", defaultText: "12345", help: "network ID: what info.getNetworkID and info.getNetworkName report and whose hrp the X and P addresses use (local for 12345, avax 1, fuji 5, custom for an unnamed ID); peers of another network are refused" },
   "bootstrap-ips": { kind: "ip-list", key: "bootstrapIps", defaultText: "(none)", help: "comma-separated host:port (staking ports) of the nodes to follow: the node then applies their accepted containers and forwards transactions to them" },
   "genesis-file": { kind: "path", key: "genesisFile", defaultText: "(none)", help: "JSON genesis: initialMultisigAddresses [{alias?, addresses, threshold, memo}] on the platform chain" },
   "fork-url": { kind: "url", key: "forkUrl", defaultText: "(none: no fork)", help: "fork the contract chain served at this JSON-RPC URL" },
@@ -161,7 +164,7 @@ node's usual paths (/ext/bc/C/rpc, /ext/bc/X, /ext/info, ...). Boolean flags tak
 Options:
 ${Object.entries(FLAGS)
   .map(([name, flag]) => {
-    const value = flag.kind === "boolean" ? "[=true|false]" : ` <${flag.kind === "path" ? "path" : flag.kind.endsWith("list") ? "list" : flag.kind === "port" || flag.kind === "integer" ? "n" : "value"}>`;
+    const value = flag.kind === "boolean" ? "[=true|false]" : ` <${flag.kind === "path" ? "path" : flag.kind.endsWith("list") ? "list" : flag.kind === "port" || flag.kind === "integer" ? "n" : flag.kind === "duration" ? "duration" : "value"}>`;
     return `  --${name}${value}\n      ${flag.help} (default ${flag.defaultText})`;
   })
   .join("\n")}
@@ -249,6 +252,10 @@ function parseValue(kind: Kind, value: string, rawName: string): string | number
       return /^\d+$/.test(value) && Number(value) >= 1 && Number.isSafeInteger(Number(value))
         ? Number(value)
         : invalid(`a positive integer up to ${Number.MAX_SAFE_INTEGER}`);
+    case "duration": {
+      const ms = parseGoDuration(value);
+      return ms !== undefined ? ms : invalid('a duration such as 5s, 500ms or 1m30s (0 for no limit)');
+    }
     case "string":
     case "path":
       return value.trim() === "" ? new Refusal(`invalid ${rawName}: the ${kind === "path" ? "path" : "host"} must not be empty`) : value.trim();
@@ -293,4 +300,15 @@ function isHostPort(text: string): boolean {
   const host = text.slice(0, at).replace(/^\[(.*)\]$/, "$1");
   const port = text.slice(at + 1);
   return isIP(host) !== 0 && /^\d+$/.test(port) && Number(port) <= 65535;
+}
+
+const DURATION_UNITS_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A Go duration ("5s", "500ms", "1m30s", "0") in whole milliseconds; undefined when it is not one. */
+export function parseGoDuration(text: string): number | undefined {
+  if (text === "0") return 0;
+  if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(text)) return undefined;
+  let total = 0;
+  for (const [, amount, unit] of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) total += Number(amount) * DURATION_UNITS_MS[unit!]!;
+  return Number.isSafeInteger(Math.round(total)) ? Math.round(total) : undefined;
 }

@@ -11,6 +11,7 @@ import { createVM, type VM } from "@ethereumjs/vm";
 import { ChainStore, type BlockRecord } from "./chain";
 import { formatConsoleLog } from "./console-log";
 import { installJumpAnalysisMemo } from "./jump-analysis-memo";
+import { ExecutionBudget } from "./execution-budget";
 import type { MultiCoinSnapshot } from "./multicoin";
 import { mirrorListeners } from "./evm-events";
 import { FlatKeyMapDB, NodeCachingTrie } from "./node-cache-trie";
@@ -120,6 +121,38 @@ export class ChainState {
 
   /** A VM with the native precompiles over `stateManager`, reading block hashes from the chain. */
   async makeVm(stateManager: NativeStateManager): Promise<VM> {
+    const { blockchain, evmOptions } = this.evmParts(stateManager);
+    const { coverage, executions } = this.options;
+    const budget = this.executionBudget();
+    // Only a chain that is observed (Hardhat's --coverage, --gas-stats) pays for observing.
+    const evm = coverage === undefined && executions === undefined ? new NativeEVM(evmOptions, budget) : new ObservedEVM(evmOptions, { coverage, executions });
+    evm.replayFailures = this.options.traceFailures;
+    const vm = await createVM({ common: this.common, stateManager, blockchain, evm: this.emittingEvents(evm) });
+    // A transaction's gas used is known once the VM has finished it.
+    if (executions !== undefined) vm.events.on("afterTx", (event) => executions.transactionRan(event));
+    return vm;
+  }
+
+  /**
+   * A VM of its own over `stateManager`: the chain's precompiles and block hashes, and its
+   * slices, but nothing that observes it (a trace replays a block there, unseen by coverage and
+   * listeners).
+   */
+  async detachedVm(stateManager: NativeStateManager): Promise<VM> {
+    const { blockchain, evmOptions } = this.evmParts(stateManager);
+    return createVM({ common: this.common, stateManager, blockchain, evm: new NativeEVM(evmOptions, this.executionBudget()) });
+  }
+
+  /**
+   * A chain that serves many clients, or limits a call's time, slices long executions; a Hardhat
+   * network does neither, and its EVM runs without the budget's JUMPDEST.
+   */
+  private executionBudget(): ExecutionBudget | undefined {
+    return this.options.unqueuedReads || this.options.rpcEvmTimeoutMs > 0 ? new ExecutionBudget() : undefined;
+  }
+
+  /** What every VM over `stateManager` is made of: the block hashes it reads and its EVM's options. */
+  private evmParts(stateManager: NativeStateManager) {
     installJumpAnalysisMemo(); // once per process; later calls only check
     const blockchain = {
       getBlock: async (n: number) => {
@@ -142,14 +175,7 @@ export class ChainState {
       customPrecompiles: nativePrecompiles({ deprecated: this.options.deprecatedPrecompiles }),
       allowUnlimitedContractSize: this.options.allowUnlimitedContractSize,
     };
-    const { coverage, executions } = this.options;
-    // Only a chain that is observed (Hardhat's --coverage, --gas-stats) pays for observing.
-    const evm = coverage === undefined && executions === undefined ? new NativeEVM(evmOptions) : new ObservedEVM(evmOptions, { coverage, executions });
-    evm.replayFailures = this.options.traceFailures;
-    const vm = await createVM({ common: this.common, stateManager, blockchain, evm: this.emittingEvents(evm) });
-    // A transaction's gas used is known once the VM has finished it.
-    if (executions !== undefined) vm.events.on("afterTx", (event) => executions.transactionRan(event));
-    return vm;
+    return { blockchain, evmOptions };
   }
 
   /**

@@ -185,6 +185,15 @@ export class Engine implements AtomicChainHost {
 
   private readonly settle = (): Promise<void> | undefined => this.blocks.takeSealing();
 
+  /**
+   * Runs a read that needs no EVM state (the head's number, the chain ID) at once, beside the
+   * operation running: the head changes in one step, so it is never seen half-changed.
+   */
+  async atOnce<T>(work: () => Promise<T>): Promise<T> {
+    this.blocks.assertRunning();
+    return work();
+  }
+
   /** Calls `listener` with every block appended from now on; returns the function that stops it. */
   onBlock(listener: (record: BlockRecord) => void): () => void {
     return this.blocks.onBlock(listener);

@@ -91,3 +91,19 @@ export class QueryLimitError extends EngineError {
     super(message);
   }
 }
+
+/**
+ * An eth_call or eth_estimateGas that ran past the node's time limit (`rpc-evm-timeout`); the
+ * message is geth's, with the limit written as Go writes a duration ("5s", "1.5s", "250ms").
+ */
+export class ExecutionTimeoutError extends EngineError {
+  override readonly name = "ExecutionTimeoutError";
+
+  constructor(readonly timeoutMs: number) {
+    super(`execution aborted (timeout = ${goDuration(timeoutMs)})`);
+  }
+}
+
+function goDuration(ms: number): string {
+  return ms < 1000 ? `${ms}ms` : `${ms / 1000}s`;
+}

@@ -53,7 +53,27 @@ export class Executor {
   async call(request: TransactionRequest, selector: BlockSelector): Promise<CallOutcome> {
     const record = this.reads.resolveBlock(selector);
     const gas = this.capped(request.gas ?? this.settings.blockGasLimit);
-    return this.state.withConsole(() => this.execute(request, record, gas));
+    return this.withinTimeLimit(record, () => this.state.withConsole(() => this.execute(request, record, gas)));
+  }
+
+  /**
+   * Runs `work` (a call, or an estimate's whole search) within `rpcEvmTimeoutMs`, the reference
+   * node's `rpc-evm-timeout`: past it, every frame still running halts and the answer is geth's
+   * "execution aborted (timeout = …)" instead of the failure the halt would look like.
+   */
+  private async withinTimeLimit<T>(record: BlockRecord, work: () => Promise<T>): Promise<T> {
+    const budget = ((await this.state.vmAt(record)).evm as NativeEVM).budget;
+    if (budget === undefined) return work();
+    const end = budget.begin(this.settings.rpcEvmTimeoutMs);
+    try {
+      const result = await work();
+      if (budget.timedOut) throw budget.timeoutError();
+      return result;
+    } catch (error) {
+      throw budget.timedOut ? budget.timeoutError() : error;
+    } finally {
+      end();
+    }
   }
 
   /**
@@ -140,6 +160,10 @@ export class Executor {
    */
   async estimateGas(request: TransactionRequest, selector: BlockSelector): Promise<bigint> {
     const record = this.reads.resolveBlock(selector);
+    return this.withinTimeLimit(record, () => this.searchGas(request, record));
+  }
+
+  private async searchGas(request: TransactionRequest, record: BlockRecord): Promise<bigint> {
     const state = this.state.stateAt(record);
     // A plain transfer to an account without code costs exactly 21000 (geth answers it at once).
     const hasData = request.data !== undefined && request.data.length > 0;

@@ -14,6 +14,8 @@ import { checkLimitOption } from "./log-limits";
 
 /** The reference node's default `rpc-gas-cap`. */
 export const DEFAULT_RPC_GAS_CAP = 50_000_000n;
+/** The reference node's `rpc-evm-timeout` default: 5 s. */
+export const DEFAULT_RPC_EVM_TIMEOUT_MS = 5_000;
 
 export type { ForkingOptions, PrecompileMode } from "./fork/open-fork";
 
@@ -69,6 +71,19 @@ export interface EngineOptions {
    * runs with the cap, as the reference's does.
    */
   rpcGasCap?: bigint;
+  /**
+   * Longest an eth_call or eth_estimateGas may run, in milliseconds (the reference node's
+   * `rpc-evm-timeout`, 5 s by default; 0: no limit). Past it the call answers "execution aborted
+   * (timeout = 5s)".
+   */
+  rpcEvmTimeoutMs?: number;
+  /**
+   * eth_blockNumber, eth_chainId, eth_syncing, net_version, net_listening and
+   * web3_clientVersion answer at once, not after the operation running (a long eth_call): the
+   * HTTP node's way, like geth's. Default false: an in-process provider answers every request
+   * in turn, as Hardhat's network does.
+   */
+  unqueuedReads?: boolean;
   /**
    * Most blocks one eth_getLogs or eth_getFilterLogs may span (the reference node's
    * `api-max-blocks-per-request`). Default: no limit, as Hardhat's network; the node sets one.
@@ -128,6 +143,8 @@ export interface ResolvedEngineOptions {
   throwOnCallFailures: boolean;
   traceFailures: boolean;
   rpcGasCap: bigint;
+  rpcEvmTimeoutMs: number;
+  unqueuedReads: boolean;
   maxBlocksPerLogsRequest: number | undefined;
   maxLogsPerRequest: number | undefined;
   log: (line: string) => void;
@@ -159,6 +176,8 @@ export function resolveEngineOptions(opts: EngineOptions): ResolvedEngineOptions
     throwOnCallFailures: opts.throwOnCallFailures ?? true,
     traceFailures: opts.traceFailures ?? false,
     rpcGasCap: opts.rpcGasCap ?? DEFAULT_RPC_GAS_CAP,
+    rpcEvmTimeoutMs: checkTimeoutOption(opts.rpcEvmTimeoutMs),
+    unqueuedReads: opts.unqueuedReads ?? false,
     maxBlocksPerLogsRequest: checkLimitOption(opts.maxBlocksPerLogsRequest, "maxBlocksPerLogsRequest"),
     maxLogsPerRequest: checkLimitOption(opts.maxLogsPerRequest, "maxLogsPerRequest"),
     log: opts.log ?? (() => {}),
@@ -170,4 +189,11 @@ export function resolveEngineOptions(opts: EngineOptions): ResolvedEngineOptions
   };
   if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`chainId must be a positive integer, got ${chainId}`);
   return options;
+}
+
+/** A time limit in whole milliseconds, 0 for none; the reference's 5 s when not given. */
+function checkTimeoutOption(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_RPC_EVM_TIMEOUT_MS;
+  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`rpcEvmTimeoutMs must be a whole number of milliseconds, 0 or more (0: no limit); got ${value}`);
+  return value;
 }

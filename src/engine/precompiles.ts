@@ -17,6 +17,7 @@ import {
 } from "../encoding/precompile";
 import type { NativeStateManager } from "./state-manager";
 import { CONSOLE_LOG_ADDRESS_HEX } from "./console-log";
+import { ExecutionBudget } from "./execution-budget";
 import { ExecutedInstructions, type FailureTrace, FailedFrameRecorder, rememberFailureTrace } from "./failure-trace";
 
 /** Gas charged up front by nativeAssetBalance (reference node). */
@@ -55,10 +56,22 @@ export class NativeEVM extends EVM {
   protected replaying = false;
   /** The frames of the running transaction or call that failed, for its failure trace. */
   private readonly failedFrames = new FailedFrameRecorder();
+  /**
+   * How long an execution may hold the process, when the chain limits it (a node's: its JUMPDEST
+   * is then the budget's custom opcode: an extra await per JUMPDEST, which makes a loop of
+   * nothing but JUMPDEST, PUSH and JUMP a third slower; the Hardhat networks run without it).
+   */
+  readonly budget: ExecutionBudget | undefined;
+
+  constructor(options: ConstructorParameters<typeof EVM>[0], budget?: ExecutionBudget) {
+    super(budget === undefined ? options : { ...options, customOpcodes: [...(options?.customOpcodes ?? []), budget.jumpdestOpcode()] });
+    this.budget = budget;
+  }
 
   override async runCall(opts: EVMRunCallOpts): Promise<EVMResult> {
     const topLevel = (opts.message?.depth ?? opts.depth ?? 0) === 0;
     if (!topLevel) return super.runCall(opts);
+    this.budget?.messageStarting();
     this.failedFrames.reset();
     const result = await super.runCall(opts);
     const error = result.execResult.exceptionError;
@@ -66,7 +79,7 @@ export class NativeEVM extends EVM {
       let trace = this.failedFrames.trace();
       // A replay runs every instruction again with a step event each: bounded by gas, and not
       // for running out of gas, whose frame's own location is all there is to say.
-      if (trace !== undefined && this.replayFailures && error.error !== "out of gas" && result.execResult.executionGasUsed <= MAX_REPLAYED_GAS) {
+      if (trace !== undefined && this.replayFailures && error.error !== "out of gas" && this.budget?.timedOut !== true && result.execResult.executionGasUsed <= MAX_REPLAYED_GAS) {
         trace = await this.replayForInstructions(opts, trace);
       }
       if (trace !== undefined) rememberFailureTrace(result.execResult, trace);
@@ -107,6 +120,8 @@ export class NativeEVM extends EVM {
   }
 
   protected override async runInterpreter(message: Message, opts?: Parameters<EVM["runInterpreter"]>[1]): Promise<ExecResult> {
+    const stopped = await this.budget?.frameStarting(message);
+    if (stopped !== undefined) return stopped;
     const result = await super.runInterpreter(message, opts);
     if (result.exceptionError !== undefined) this.failedFrames.codeFrameEnded(message, result);
     return result;

@@ -10,6 +10,7 @@ import { EventEmitter } from "node:events";
 import type { RpcApi } from "../rpc/api";
 import { RpcError, RpcErrorCode } from "../rpc/errors";
 import type { Dispatch, Eip1193Provider, JsonRpcNotification, OpenSession, RequestArguments, RpcSession } from "../rpc/types";
+import { JsonText } from "../rpc/json-text";
 import { createEngineApi } from "./api";
 import { Engine } from "./engine";
 import type { EngineOptions } from "./options";
@@ -47,7 +48,10 @@ export class NativeProvider extends EventEmitter implements Eip1193Provider {
       return Promise.reject(new RpcError(RpcErrorCode.InvalidRequest, "request() expects { method: string, params?: unknown[] }"));
     }
     this.session ??= this.openSession((notification) => this.emit("message", toMessage(notification)));
-    return this.session.dispatch(args.method, args.params);
+    const answer = this.session.dispatch(args.method, args.params);
+    // A node's large answers are JSON text for its transports (see JsonText); a caller in the
+    // same process gets values, as from every other method.
+    return this.engine.options.unqueuedReads ? answer.then((result) => (result instanceof JsonText ? result.toJSON() : result)) : answer;
   }
 }
 

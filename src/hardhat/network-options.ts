@@ -29,5 +29,5 @@ export function networkEngineOptions(config: NativekitConfig, log: (line: string
   const options = engineOptions(config, accounts.map((a) => unlockedAccount(a.privateKey).addressHex), log);
   // Failures are replayed for the instructions Solidity stack traces need (nothing else is).
   // Calls run with the gas they ask for, as on Hardhat's network (a node caps them: rpcGasCap).
-  return { ...options, accounts, traceFailures: true, rpcGasCap: 0n };
+  return { ...options, accounts, traceFailures: true, rpcGasCap: 0n, rpcEvmTimeoutMs: 0 };
 }

@@ -115,7 +115,8 @@ export class LocalNetwork {
     const store = data?.store;
     // A fork takes the remote's chain ID unless one is given.
     const chainId = engineOptions.forking === undefined ? { chainId: network.evmChainId } : {};
-    const provider = await createNativeProvider({ ...chainId, ...engineOptions, accounts, store: store?.namespace("c/") });
+    // A node answers many clients: cheap reads do not wait behind one client's long call.
+    const provider = await createNativeProvider({ ...chainId, unqueuedReads: true, ...engineOptions, accounts, store: store?.namespace("c/") });
     const sharedMemory = store === undefined ? new SharedMemory() : await SharedMemory.open(store.namespace("atomic/"));
     const keystore = data === undefined ? new Keystore() : await Keystore.open(data.independentStore().namespace("keystore/"));
     const exchange = await ExchangeChain.open({ network, sharedMemory, genesis: localGenesis(network, exchangeGenesis), store: store?.namespace("x/") });

@@ -10,6 +10,7 @@
  */
 import { RpcErrorCode } from "./errors";
 import { jsonNestingDepth } from "./json-depth";
+import { JsonText } from "./json-text";
 import type { Dispatch } from "./types";
 
 /** A request or response id: the spec allows a string, a number or null. */
@@ -222,6 +223,9 @@ async function handleRequest(value: unknown, dispatch: Dispatch): Promise<JsonRp
  * cycle) becomes an internal error for that entry instead of failing the whole message.
  */
 function serialize(response: JsonRpcResponse): string {
+  if ("result" in response && response.result instanceof JsonText) {
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${response.result.text}}`;
+  }
   try {
     return JSON.stringify(response);
   } catch (e) {

@@ -6,7 +6,7 @@ import { bytesToHex } from "@ethereumjs/util";
 import { invalidParams, RpcError, RpcErrorCode, serverError } from "../../rpc/errors";
 import type { FailureTrace } from "../failure-trace";
 import { RemoteCallError } from "../fork/remote";
-import { EngineError, ExecutionFailedError, ForkRemoteError, InvalidInputError, QueryLimitError, SimulatorFaultError, TransactionRejectedError, UnavailableOperationError } from "../errors";
+import { EngineError, ExecutionFailedError, ExecutionTimeoutError, ForkRemoteError, InvalidInputError, QueryLimitError, SimulatorFaultError, TransactionRejectedError, UnavailableOperationError } from "../errors";
 
 /** `RpcApi`'s `mapError` for the engine's methods: undefined for what is not an engine error. */
 export function engineErrorToRpc(error: unknown): RpcError | undefined {
@@ -17,7 +17,7 @@ export function engineErrorToRpc(error: unknown): RpcError | undefined {
   // -32602 names the value that was wrong, as parameter errors do.
   if (error instanceof InvalidInputError) return invalidParams(error.message);
   if (error instanceof TransactionRejectedError || error instanceof UnavailableOperationError) return serverError(error.message);
-  if (error instanceof ForkRemoteError) return serverError(error.message);
+  if (error instanceof ForkRemoteError || error instanceof ExecutionTimeoutError) return serverError(error.message);
   // -32005 "limit exceeded", the code providers answer a too-wide logs query with; data names the limit.
   if (error instanceof QueryLimitError) return new RpcError(RpcErrorCode.LimitExceeded, error.message, { limit: error.limit });
   if (error instanceof SimulatorFaultError) return new RpcError(RpcErrorCode.InternalError, error.message);

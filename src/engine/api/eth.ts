@@ -13,6 +13,7 @@ import type { SubscriptionHub } from "./subscriptions";
 import { formatBlock, formatMinedTransaction, formatReceipt, formatTransaction, hex, q } from "./format";
 import * as p from "./params";
 import { PreForkHistory } from "./pre-fork";
+import { engineHeadReadOptions } from "./serve";
 
 /** A sent transaction's block is sealed after the answer (see Engine.submit). */
 const SEAL_LATER = { sealLater: true } as const;
@@ -36,10 +37,14 @@ export function ethApi(engine: Engine, options: RpcApiOptions, filters: Filters,
   };
   return (
     new RpcApi(options)
+      .include(
+        new RpcApi(engineHeadReadOptions(e))
+          .positional("eth_chainId", 0, () => q(o.chainId))
+          .positional("eth_syncing", 0, () => false)
+          .positional("eth_blockNumber", 0, () => q(e.chain.height)),
+      )
       // -- identity
-      .positional("eth_chainId", 0, () => q(o.chainId))
       .positional("eth_protocolVersion", 0, () => "0x41")
-      .positional("eth_syncing", 0, () => false)
       .positional("eth_mining", 0, () => e.automine)
       .positional("eth_hashrate", 0, () => "0x0")
       .positional("eth_coinbase", 0, () => o.coinbase.toLowerCase())
@@ -53,7 +58,6 @@ export function ethApi(engine: Engine, options: RpcApiOptions, filters: Filters,
       .positional("eth_feeHistory", [2, 3], ([count, newest, percentiles]) => feeHistory(e, count, newest, percentiles))
 
       // -- state
-      .positional("eth_blockNumber", 0, () => q(e.chain.height))
       .positional("eth_getBalance", [1, 2], atBlock("eth_getBalance", 1, async ([a, b]) => q((await e.getAccount(p.address(a, "address"), at(b))).balance)))
       .positional(
         "eth_getTransactionCount",

@@ -30,6 +30,21 @@ export function formatLog(log: LogRecord): Record<string, unknown> {
   };
 }
 
+/**
+ * `JSON.stringify(formatLog(log))`, written directly: every value is a hex string or `false`,
+ * which need no escaping, and a large logs answer is mostly this (a third of the time of the
+ * object and its stringify).
+ */
+export function formatLogJson(log: LogRecord): string {
+  let topics = "";
+  for (let i = 0; i < log.topics.length; i++) topics += `${i === 0 ? "" : ","}"${hex(log.topics[i]!)}"`;
+  return (
+    `{"address":"${hex(log.address)}","topics":[${topics}],"data":"${hex(log.data)}","blockNumber":"${q(log.blockNumber)}",` +
+    `"transactionHash":"${log.transactionHash}","transactionIndex":"${q(log.transactionIndex)}","blockHash":"${log.blockHash}",` +
+    `"logIndex":"${q(log.logIndex)}","removed":false}`
+  );
+}
+
 export function formatTransaction(
   tx: TypedTransaction,
   hash: string,

@@ -12,7 +12,7 @@ import { Filters, filtersApi } from "./filters";
 import { hardhatApi } from "./hardhat";
 import { nativekitApi } from "./nativekit";
 import { netApi } from "./net";
-import { engineApiOptions } from "./serve";
+import { engineApiOptions, engineHeadReadOptions } from "./serve";
 import { signingApi } from "./signing";
 import { notificationsNotSupported, SubscriptionHub } from "./subscriptions";
 import { txpoolApi } from "./txpool";
@@ -34,7 +34,7 @@ export function createEngineApi(engine: Engine): EngineApi {
   const filters = new Filters(engine);
   const subscriptions = new SubscriptionHub(engine, options);
   const api = new RpcApi()
-    .include(web3Api(options))
+    .include(web3Api(options, engineHeadReadOptions(engine)))
     .include(netApi(engine, options))
     .include(ethApi(engine, options, filters, subscriptions))
     .include(signingApi(engine, options))

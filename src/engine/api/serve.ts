@@ -14,3 +14,13 @@ export function engineApiOptions(engine: Engine): RpcApiOptions {
     mapError: engineErrorToRpc,
   };
 }
+
+/**
+ * For the methods that read only what no operation leaves half-changed (the head's number, the
+ * chain ID, constants): with the engine's `unqueuedReads` (the HTTP node's), they answer at once,
+ * beside a long call still running; otherwise in turn, like every method (Hardhat's order).
+ */
+export function engineHeadReadOptions(engine: Engine): RpcApiOptions {
+  if (!engine.options.unqueuedReads) return engineApiOptions(engine);
+  return { around: (work) => engine.atOnce(work), mapError: engineErrorToRpc };
+}

@@ -8,8 +8,9 @@ import * as p from "./params";
 // networks that say so (as they accept anvil), and the engine answers every method they call.
 export const CLIENT_VERSION = "HardhatNetwork/nativekit/0.1.0";
 
-export function web3Api(options: RpcApiOptions): RpcApi {
+/** `headReads`: the options of the reads that may answer beside a running operation (serve.ts). */
+export function web3Api(options: RpcApiOptions, headReads: RpcApiOptions): RpcApi {
   return new RpcApi(options)
-    .positional("web3_clientVersion", 0, () => CLIENT_VERSION)
+    .include(new RpcApi(headReads).positional("web3_clientVersion", 0, () => CLIENT_VERSION))
     .positional("web3_sha3", 1, ([d]) => hex(keccak_256(p.data(d, "data"))));
 }
