@@ -3,39 +3,54 @@ import { runCli, processSignals, type CliNode } from "./cli";
 import type { LocalNetworkOptions, NodeManagementOptions } from "../node/local-network";
 import { type CreateNodeOptions, DEFAULT_API_MAX_BLOCKS_PER_REQUEST, DEFAULT_API_MAX_LOGS_PER_REQUEST } from "./node-flags";
 import { createLocalNode } from "../node/local-node";
-import { LOCAL_NETWORK } from "../network/constants";
-import { readGenesisFile } from "../node/genesis-file";
+import { LOCAL_NETWORK, type NetworkIdentifiers } from "../network/constants";
+import { genesisAliases, readGenesisFile } from "../node/genesis-file";
 import { DEFAULT_PUBLIC_IP } from "../node/management";
+import { networkForId } from "../node/network-for-id";
+import { describeGenesisAliases } from "./genesis-banner";
 
 /** Entry point of the `nativekit` command. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   process.exitCode = await runCli(argv, {
-    createNode: async (options, log) =>
-      startCliNode({
-        ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
-        ...(options.rpcGasCap === undefined ? {} : { rpcGasCap: BigInt(options.rpcGasCap) }),
-        ...(options.rpcEvmTimeoutMs === undefined ? {} : { rpcEvmTimeoutMs: options.rpcEvmTimeoutMs }),
-        maxBlocksPerLogsRequest: options.apiMaxBlocksPerRequest ?? DEFAULT_API_MAX_BLOCKS_PER_REQUEST,
-        maxLogsPerRequest: options.apiMaxLogsPerRequest ?? DEFAULT_API_MAX_LOGS_PER_REQUEST,
-        ...forkingOptions(options, log),
-        ...(options.genesisFile === undefined ? {} : { platformGenesis: await readGenesis(options.genesisFile) }),
-        management: managementOptions(options, log),
-        ...peeringOptions(options),
-      }),
+    createNode: createCliNode,
     stdout: bufferedStdout(),
     stderr: (s) => process.stderr.write(s),
     onSignal: processSignals,
   });
 }
 
-/** The platform genesis of `--genesis-file` on the local network (the `node` command's and the Hardhat task's). */
-export function readGenesis(file: string): ReturnType<typeof readGenesisFile> {
-  return readGenesisFile(file, LOCAL_NETWORK);
+/**
+ * The `node` command's node from its flags (the CLI's `createNode`): `--network-id` gives the
+ * network's identifiers (its ID, the hrp of its addresses, its native asset's ID) to every chain
+ * and API, and the genesis file is read with that network's addresses.
+ */
+export async function createCliNode(options: CreateNodeOptions, log?: (line: string) => void): Promise<CliNode> {
+  // What the node writes (its data directory's files, its logs) is its user's alone.
+  process.umask(0o077);
+  const network = networkForId(options.networkId ?? LOCAL_NETWORK.networkId);
+  return startCliNode({
+    network,
+    ...(options.chainId === undefined ? {} : { chainId: options.chainId }),
+    ...(options.rpcGasCap === undefined ? {} : { rpcGasCap: BigInt(options.rpcGasCap) }),
+    ...(options.rpcEvmTimeoutMs === undefined ? {} : { rpcEvmTimeoutMs: options.rpcEvmTimeoutMs }),
+    maxBlocksPerLogsRequest: options.apiMaxBlocksPerRequest ?? DEFAULT_API_MAX_BLOCKS_PER_REQUEST,
+    maxLogsPerRequest: options.apiMaxLogsPerRequest ?? DEFAULT_API_MAX_LOGS_PER_REQUEST,
+    ...forkingOptions(options, log),
+    ...(options.genesisFile === undefined ? {} : { platformGenesis: await readGenesis(options.genesisFile, network) }),
+    management: managementOptions(options, log),
+    ...peeringOptions(options),
+  });
+}
+
+/** The platform genesis of `--genesis-file` (the `node` command's and the Hardhat task's), its addresses those of `network`. */
+export function readGenesis(file: string, network: NetworkIdentifiers = LOCAL_NETWORK): ReturnType<typeof readGenesisFile> {
+  return readGenesisFile(file, network);
 }
 
 /**
  * Builds the local node the `node` command serves (the nativekit command's and the Hardhat
- * task's), with the listing of its funded accounts: address, private key and balance.
+ * task's), with the listing of its funded accounts (address, private key and balance) and, in
+ * its notes, the multisig aliases of its genesis file with their addresses.
  */
 export async function startCliNode(options: LocalNetworkOptions): Promise<CliNode> {
   const node = await createLocalNode(options);
@@ -56,12 +71,18 @@ export async function startCliNode(options: LocalNetworkOptions): Promise<CliNod
     authorize,
     accounts,
     chainId: engine.options.chainId,
-    notes: [...node.network.describeTestKey(), ...notes, ...operator.describe()],
+    notes: [...node.network.describeTestKey(), ...genesisAliasNotes(node.network.network, options), ...notes, ...operator.describe()],
     // Request lines go through the node's leveled log, so admin.setLogLevel governs them.
     requestLog: operator.logger.at("info"),
     listening: (url) => node.network.startPeers(url),
     close: () => node.network.close(),
   };
+}
+
+/** The banner's lines about the genesis file's multisig aliases, after a blank line (none without aliases). */
+function genesisAliasNotes(network: NetworkIdentifiers, options: LocalNetworkOptions): string[] {
+  const lines = describeGenesisAliases(genesisAliases(network, options.platformGenesis));
+  return lines.length === 0 ? [] : ["", ...lines];
 }
 
 /** The node's flags as the node's management settings (`--db-dir` keeps the chains, the index and auth there). */

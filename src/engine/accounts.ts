@@ -135,7 +135,8 @@ export function unlockedAccount(privateKeyHex: string): UnlockedAccount {
   return account;
 }
 
-function computeUnlockedAccount(privateKeyHex: string): UnlockedAccount {
+/** The account of a key, computed without keeping it in the process's table (for keys that are locked again). */
+export function computeUnlockedAccount(privateKeyHex: string): UnlockedAccount {
   const privateKey = hexToBytes(privateKeyHex as `0x${string}`);
   if (privateKey.length !== 32) throw new Error(`a private key is 32 bytes, got ${privateKey.length}`);
   const publicKey = publicKeyOf(privateKey, false).subarray(1);

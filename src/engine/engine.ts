@@ -31,7 +31,7 @@ import { Snapshots } from "./snapshots";
 import { StateEdits } from "./state-edits";
 import type { NativeStateManager } from "./state-manager";
 import { StateReads } from "./state-reads";
-import { Transactions } from "./transactions";
+import { type RuntimeKeys, Transactions } from "./transactions";
 import type { BlockSelector, CallOutcome, LogFilter, PooledTransaction, SnapshotCompanion, TransactionRequest } from "./types";
 import type { DurableStore } from "../storage";
 
@@ -365,9 +365,14 @@ export class Engine implements AtomicChainHost {
     return this.blocks.mineAtomic(operation);
   }
 
-  /** Builds and signs (or impersonates) a transaction from a request, filling defaults like a node. */
-  prepareTransaction(request: TransactionRequest): Promise<PooledTransaction> {
-    return this.transactions.prepare(request);
+  /** Builds and signs (or impersonates) a transaction from a request, filling defaults like a node (with `signer`, that key signs). */
+  prepareTransaction(request: TransactionRequest, signer?: UnlockedAccount): Promise<PooledTransaction> {
+    return this.transactions.prepare(request, signer);
+  }
+
+  /** The keys unlocked and locked at run time (the personal_ namespace's accounts). */
+  get runtimeKeys(): RuntimeKeys {
+    return this.transactions;
   }
 
   /** Decodes and checks a signed transaction; throws InvalidInputError naming the rule it breaks. */

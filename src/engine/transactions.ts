@@ -17,10 +17,15 @@ import type { ResolvedEngineOptions } from "./options";
 import type { TransactionPool } from "./pool";
 import type { PooledTransaction, TransactionRequest } from "./types";
 
+/** What the personal_ namespace's key store may do with the node's keys: unlock, lock, and say which are held locked. */
+export type RuntimeKeys = Pick<Transactions, "unlockAccount" | "lock" | "setLockedCheck">;
+
 export class Transactions {
   private readonly keys = new Map<string, UnlockedAccount>();
   /** Addresses eth_sendTransaction may send from without a key (hardhat_impersonateAccount). */
   private readonly impersonated = new Set<string>();
+  /** Whether the node has a key for an address but keeps it locked (the personal_ namespace's accounts). */
+  private isLocked: (addressHex: string) => boolean = () => false;
 
   constructor(
     private readonly common: Common,
@@ -42,6 +47,21 @@ export class Transactions {
     return account;
   }
 
+  /** Makes eth_sendTransaction sign for an account unlocked at run time (personal_unlockAccount). */
+  unlockAccount(account: UnlockedAccount): void {
+    this.keys.set(account.addressHex, account);
+  }
+
+  /** Stops signing for `addressHex` (lowercase); false if the node held no key for it. */
+  lock(addressHex: string): boolean {
+    return this.keys.delete(addressHex);
+  }
+
+  /** Names the senders whose keys the node keeps locked: eth_sendTransaction from one asks for a password or an unlock. */
+  setLockedCheck(isLocked: (addressHex: string) => boolean): void {
+    this.isLocked = isLocked;
+  }
+
   /** Lets eth_sendTransaction send from `address` without its key. */
   impersonate(address: Address): void {
     this.impersonated.add(address.toString());
@@ -58,12 +78,19 @@ export class Transactions {
     this.impersonated.clear();
   }
 
-  /** Builds and signs (or impersonates) a transaction from a request, filling defaults like a node. */
-  async prepare(request: TransactionRequest): Promise<PooledTransaction> {
+  /**
+   * Builds and signs (or impersonates) a transaction from a request, filling defaults like a node.
+   * With `signer` (personal_sendTransaction's key, decrypted with its password) it signs with that
+   * key, which must be the sender's.
+   */
+  async prepare(request: TransactionRequest, signer?: UnlockedAccount): Promise<PooledTransaction> {
     const from = request.from;
     if (from === undefined) throw new InvalidInputError("eth_sendTransaction needs a `from` address");
     const fromHex = from.toString();
-    const key = this.keys.get(fromHex);
+    if (signer !== undefined && signer.addressHex !== fromHex) throw new InvalidInputError(`the signing key is ${signer.addressHex}'s, not the sender ${fromHex}'s`);
+    const key = signer ?? this.keys.get(fromHex);
+    // geth's keystore error (keystore.ErrLocked) for an account it holds locked.
+    if (key === undefined && !this.impersonated.has(fromHex) && this.isLocked(fromHex)) throw new TransactionRejectedError("authentication needed: password or unlock");
     if (key === undefined && !this.impersonated.has(fromHex)) {
       throw new TransactionRejectedError(
         `unknown account ${fromHex}: eth_sendTransaction signs only for the node's unlocked accounts (see eth_accounts); sign it yourself and use eth_sendRawTransaction`,

@@ -1,23 +1,32 @@
 /**
- * Names of networks and of the primary network's virtual machines, as the reference node reports
- * them (`info.getNetworkName`, `info.getVMs`).
+ * Names of networks (with the hrp of their addresses) and of the primary network's virtual
+ * machines, as the reference node reports them (`info.getNetworkName`, `info.getVMs`).
  */
 import { encodeCb58 } from "../encoding";
 
-/** The reference node's named networks by ID; any other ID is named `network-<id>`. */
-const NETWORK_NAMES: ReadonlyMap<number, string> = new Map([
-  [1, "mainnet"],
-  [2, "cascade"],
-  [3, "denali"],
-  [4, "everest"],
-  [5, "fuji"],
-  [10, "testing"],
-  [12345, "local"],
+/**
+ * The reference node's named networks by ID: the name `info.getNetworkName` reports and the
+ * bech32 hrp of the exchange- and platform-chain addresses. Any other ID is named
+ * `network-<id>` and has the fallback hrp, "custom".
+ */
+const NAMED_NETWORKS: ReadonlyMap<number, { name: string; hrp: string }> = new Map([
+  [1, { name: "mainnet", hrp: "avax" }],
+  [2, { name: "cascade", hrp: "cascade" }],
+  [3, { name: "denali", hrp: "denali" }],
+  [4, { name: "everest", hrp: "everest" }],
+  [5, { name: "fuji", hrp: "fuji" }],
+  [10, { name: "testing", hrp: "testing" }],
+  [12345, { name: "local", hrp: "local" }],
 ]);
 
 /** `mainnet`, `fuji`, `local`, ... or `network-<id>`. */
 export function networkName(networkId: number): string {
-  return NETWORK_NAMES.get(networkId) ?? `network-${networkId}`;
+  return NAMED_NETWORKS.get(networkId)?.name ?? `network-${networkId}`;
+}
+
+/** The hrp of addresses on a network, e.g. "local" for 12345 and "custom" for 54321. */
+export function networkHrp(networkId: number): string {
+  return NAMED_NETWORKS.get(networkId)?.hrp ?? "custom";
 }
 
 /**

@@ -1,6 +1,7 @@
 import { promises as fs } from "node:fs";
+import { formatChainAddress } from "../encoding";
 import type { NetworkIdentifiers } from "../network/constants";
-import { parsePlatformGenesisJson, type PlatformGenesisOptions } from "../pchain/genesis";
+import { parsePlatformGenesisJson, platformGenesis, type PlatformGenesisOptions } from "../pchain/genesis";
 
 /**
  * The genesis of `nativekit node --genesis-file FILE`: a JSON file with the keys of the
@@ -19,4 +20,28 @@ export async function readGenesisFile(file: string, network: NetworkIdentifiers)
   } catch (error) {
     throw new Error(`genesis file ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** A multisig alias a genesis declares, as a person reads it: its address, threshold, owners and memo. */
+export interface GenesisAliasListing {
+  address: string;
+  threshold: number;
+  owners: string[];
+  memo: string;
+}
+
+/**
+ * The multisig aliases a platform genesis declares, with the addresses the chain gives them
+ * (Camino computes each from its owners, threshold and memo); none without a genesis file.
+ */
+export function genesisAliases(network: NetworkIdentifiers, genesis: PlatformGenesisOptions | undefined): GenesisAliasListing[] {
+  const declared = genesis?.initialMultisigAddresses ?? [];
+  if (declared.length === 0) return [];
+  const format = (shortId: Uint8Array): string => formatChainAddress(shortId, network.hrp, "P");
+  return platformGenesis(network, { fundTestKey: false, initialMultisigAddresses: declared }).aliases.map(({ alias }) => ({
+    address: format(alias.id),
+    threshold: alias.owners.threshold,
+    owners: alias.owners.addresses.map(format),
+    memo: new TextDecoder().decode(alias.memo),
+  }));
 }

@@ -12,6 +12,7 @@ import { Filters, filtersApi } from "./filters";
 import { hardhatApi } from "./hardhat";
 import { nativekitApi } from "./nativekit";
 import { netApi } from "./net";
+import { personalApi } from "./personal";
 import { engineApiOptions, engineHeadReadOptions } from "./serve";
 import { signingApi } from "./signing";
 import { notificationsNotSupported, SubscriptionHub } from "./subscriptions";
@@ -38,6 +39,7 @@ export function createEngineApi(engine: Engine): EngineApi {
     .include(netApi(engine, options))
     .include(ethApi(engine, options, filters, subscriptions))
     .include(signingApi(engine, options))
+    .include(personalApi(engine, options, filters, subscriptions))
     .include(filtersApi(engine, options, filters))
     .include(txpoolApi(engine, options))
     .include(evmApi(engine, options))

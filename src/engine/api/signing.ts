@@ -1,6 +1,6 @@
 /**
- * Signing with the node's unlocked keys: eth_sign and personal_sign (EIP-191 messages) and
- * eth_signTypedData(_v4) (EIP-712), as wallets sign.
+ * Signing with the node's unlocked keys: eth_sign (EIP-191 messages) and eth_signTypedData(_v4)
+ * (EIP-712), as wallets sign. personal_sign, which also takes a password, is in `personal.ts`.
  */
 import type { Wallet } from "ethers";
 
@@ -18,17 +18,20 @@ export function signingApi(engine: Engine, options: RpcApiOptions): RpcApi {
     if (account === undefined) throw serverError(`unknown account ${address}: the node holds no key for it`);
     return new (ethers().Wallet)(account.privateKeyHex);
   };
-  const signMessage = (a: unknown, m: unknown): string =>
-    wallet(p.address(a, "address").toString()).signingKey.sign(ethers().hashMessage(p.data(m, "message"))).serialized;
+  const signMessage = (a: unknown, m: unknown): string => signText(wallet(p.address(a, "address").toString()).privateKey, p.data(m, "message"));
   const signTypedData = (a: unknown, d: unknown): string => {
     const signer = wallet(p.address(a, "address").toString());
     return ethers().Signature.from(signer.signingKey.sign(typedDataDigest(d))).serialized;
   };
   return new RpcApi(options)
     .positional("eth_sign", 2, ([a, m]) => signMessage(a, m))
-    .positional("personal_sign", [2, 3], ([m, a]) => signMessage(a, m))
     .positional("eth_signTypedData_v4", 2, ([a, d]) => signTypedData(a, d))
     .positional("eth_signTypedData", 2, ([a, d]) => signTypedData(a, d));
+}
+
+/** An EIP-191 signature of `message` ("\x19Ethereum Signed Message:\n" + length + message), 65 bytes with v 27 or 28, as geth signs text. */
+export function signText(privateKeyHex: string, message: Uint8Array): string {
+  return new (ethers().SigningKey)(privateKeyHex).sign(ethers().hashMessage(message)).serialized;
 }
 
 /** The EIP-712 digest of typed data given as an object or its JSON text. */

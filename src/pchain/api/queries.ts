@@ -1,6 +1,5 @@
 import { bytesToHex, encodeCb58, encodeNodeBytes } from "../../encoding";
 import { PLATFORM_CHAIN_ID } from "../../network/chains";
-import { vmId } from "../../network/names";
 import { invalidParams, type NamedParams, RpcApi, serverError } from "../../rpc";
 import { decodeBytes, decodeId, txEncodingParam, txIdParam } from "../../xchain/api/params";
 import { CodecError } from "../../xchain/codec";
@@ -8,24 +7,17 @@ import type { AcceptedBlock, PlatformChain } from "../vm/chain";
 import { pBlockToJson, pTxToJson } from "../vm/json";
 import { platformQueryErrors } from "./errors";
 import { PlatformParams } from "./params";
+import { getConfiguration, primaryNetworkBlockchains } from "./configuration";
 import { utxoPageAnswer } from "../../xchain/api/chain-params";
 
 /*
  * The platform chain's methods that need no keystore user (avalanchego vms/platformvm
- * service.go and Camino's getMultisigAlias): height, blocks, transactions, UTXOs, balances,
- * aliases, the chains of the primary network, and issueTx. Byte values default to hex, as
+ * service.go and Camino's getMultisigAlias and getConfiguration): height, blocks, transactions,
+ * UTXOs, balances, aliases, the chains of the primary network, the network's settings, and issueTx. Byte values default to hex, as
  * on the reference node since v1.7.14.
  */
 
 export const PLATFORM_NAMESPACES: readonly string[] = ["platform"];
-
-/** The primary network's chains as getBlockchains lists them. */
-function blockchains(chain: PlatformChain): { id: string; name: string; subnetID: string; vmID: string }[] {
-  return [
-    { id: chain.network.xChainId, name: "X-Chain", subnetID: PLATFORM_CHAIN_ID, vmID: vmId("avm") },
-    { id: chain.network.cChainId, name: "C-Chain", subnetID: PLATFORM_CHAIN_ID, vmID: vmId("evm") },
-  ];
-}
 
 function formatParam(p: NamedParams): "cb58" | "hex" | "json" {
   return p.choice("encoding", ["hex", "cb58", "json"], "hex");
@@ -97,7 +89,9 @@ export function createPlatformQueryApi(chain: PlatformChain): RpcApi {
       return { memo: bytesToHex(alias.memo), locktime: alias.owners.locktime.toString(), threshold: String(alias.owners.threshold), addresses: alias.owners.addresses.map(format) };
     })
 
-    .named("getBlockchains", () => ({ blockchains: blockchains(chain) }))
+    .named("getBlockchains", () => ({ blockchains: primaryNetworkBlockchains(chain) }))
+
+    .named("getConfiguration", () => getConfiguration(chain))
 
     .named("getBlockchainStatus", (p) => {
       const text = p.string("blockchainID", "argument 'blockchainID' not given");
