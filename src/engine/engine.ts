@@ -21,6 +21,7 @@ import { failureTraceOf } from "./failure-trace";
 import type { ForkSource } from "./fork/fork-source";
 import { forkingEnabled, openFork, type OpenedFork } from "./fork/open-fork";
 import { Executor } from "./executor";
+import { IntervalMining } from "./interval-mining";
 import { loadKeccak } from "./keccak";
 import { resolveEngineOptions, type EngineOptions, type ForkingOptions, type ResolvedEngineOptions } from "./options";
 import { checkLogCount, checkLogRange } from "./log-limits";
@@ -30,6 +31,7 @@ import { cleanVmMessage } from "./revert";
 import { Snapshots } from "./snapshots";
 import { StateEdits } from "./state-edits";
 import type { NativeStateManager } from "./state-manager";
+import type { VM } from "@ethereumjs/vm";
 import { StateReads } from "./state-reads";
 import { type RuntimeKeys, Transactions } from "./transactions";
 import type { BlockSelector, CallOutcome, LogFilter, PooledTransaction, SnapshotCompanion, TransactionRequest } from "./types";
@@ -53,12 +55,20 @@ export class Engine implements AtomicChainHost {
   /** Whether this engine opened a chain from its store (else it started at a new genesis block). */
   private wasRestored = false;
   private mineOnArrival: boolean;
+  /** The timer of evm_setIntervalMining: mines a block every so many ms, beside automine. */
+  readonly intervalMining: IntervalMining;
+  /** Whether the lines for people (`options.log`) are printed (hardhat_setLoggingEnabled). */
+  loggingEnabled = true;
   /** The forking options the engine was created with (hardhat_reset without options returns to them). */
   private readonly createdForking: ForkingOptions | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(settings: ResolvedEngineOptions, store: DurableStore | undefined) {
     this.settings = settings;
+    const sink = settings.log;
+    settings.log = (line) => {
+      if (this.loggingEnabled) sink(line);
+    };
     this.mineOnArrival = settings.automine;
     this.createdForking = settings.forking;
     this.common = engineCommon(settings.chainId, settings.hardfork);
@@ -72,6 +82,7 @@ export class Engine implements AtomicChainHost {
     this.blocks = new BlockProducer(this.state, settings, this.time, this.pool, this.persistence);
     this.edits = new StateEdits(this.state, this.persistence);
     this.snapshots = new Snapshots(this.state, this.time, this.pool, this.persistence);
+    this.intervalMining = new IntervalMining(() => this.serialize(() => this.blocks.mineBlock()), (line) => this.settings.log(line));
   }
 
   /** A new engine: on the chain its `store` holds if it holds one, else at a new genesis block. */
@@ -332,6 +343,16 @@ export class Engine implements AtomicChainHost {
   setNextBlockTimestamp(timestamp: number): void {
     this.time.setNextBlockTimestamp(timestamp);
   }
+  /** A VM of its own over `state`, which nothing observes (a trace's replay). */
+  detachedVm(state: NativeStateManager): Promise<VM> {
+    return this.state.detachedVm(state);
+  }
+
+  /** The clock of the blocks to come (anvil_setTime, anvil_setBlockTimestampInterval). */
+  get clock(): Pick<BlockTime, "setTime" | "setBlockInterval"> {
+    return this.time;
+  }
+
 
   setNextPrevRandao(value: Uint8Array): void {
     this.time.setNextPrevRandao(value);

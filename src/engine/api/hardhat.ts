@@ -9,6 +9,7 @@ import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams } from "../../rpc/errors";
 import type { Engine } from "../engine";
 import type { ForkingOptions } from "../options";
+import { setBalance, setCode, setNonce, setStorageAt } from "./anvil";
 import * as p from "./params";
 import { CLIENT_VERSION } from "./web3";
 
@@ -16,30 +17,27 @@ export function hardhatApi(engine: Engine, options: RpcApiOptions): RpcApi {
   const e = engine;
   return new RpcApi(options)
     .positional("hardhat_mine", [0, 2], async ([count, interval]) => {
-      const n = count === undefined ? 1n : p.looseQuantity(count, "blocks");
-      const step = interval === undefined ? 1n : p.looseQuantity(interval, "interval");
-      for (let i = 0n; i < n; i++) {
-        const parent = e.head.block.header.timestamp;
-        await e.mineBlock(i === 0n ? {} : { timestamp: parent + step });
-      }
+      await mineBlocks(e, count === undefined ? 1n : p.looseQuantity(count, "blocks"), interval === undefined ? 1n : p.looseQuantity(interval, "interval"));
       return true;
     })
     .positional("hardhat_getAutomine", 0, () => e.automine)
     .positional("hardhat_impersonateAccount", 1, ([a]) => (e.impersonate(p.address(a, "address")), true))
     .positional("hardhat_stopImpersonatingAccount", 1, ([a]) => e.stopImpersonating(p.address(a, "address")))
-    .positional("hardhat_setBalance", 2, async ([a, b]) => (await e.setBalance(p.address(a, "address"), p.looseQuantity(b, "balance")), true))
-    .positional("hardhat_setNonce", 2, async ([a, n]) => (await e.setNonce(p.address(a, "address"), p.looseQuantity(n, "nonce")), true))
-    .positional("hardhat_setCode", 2, async ([a, c]) => (await e.setCode(p.address(a, "address"), p.data(c, "code")), true))
-    .positional("hardhat_setStorageAt", 3, async ([a, s, v]) => {
-      const slot = p.slotBytes(p.looseQuantity(s, "slot"));
-      await e.setStorageAt(p.address(a, "address"), slot, p.data(v, "value", 32));
-      return true;
-    })
+    // anvil's writers (they note what they wrote for anvil_dumpState), with Hardhat's answer.
+    .positional("hardhat_setBalance", 2, async (params) => (await setBalance(e, params), true))
+    .positional("hardhat_setNonce", 2, async (params) => (await setNonce(e, params), true))
+    .positional("hardhat_setCode", 2, async (params) => (await setCode(e, params), true))
+    .positional("hardhat_setStorageAt", 3, (params) => setStorageAt(e, params))
     .positional("hardhat_setNextBlockBaseFeePerGas", 1, ([f]) => (e.setNextBlockBaseFee(p.looseQuantity(f, "baseFeePerGas")), true))
     .positional("hardhat_setCoinbase", 1, ([a]) => (e.setCoinbase(p.address(a, "address")), true))
     .positional("hardhat_setPrevRandao", 1, ([v]) => (e.setNextPrevRandao(p.data(v, "prevRandao", 32)), true))
     .positional("hardhat_reset", [0, 1], async ([options]) => {
       await e.reset(resetForking(options));
+      return true;
+    })
+    .positional("hardhat_setLoggingEnabled", 1, ([flag]) => {
+      if (typeof flag !== "boolean") throw invalidParams("hardhat_setLoggingEnabled expects true or false");
+      e.loggingEnabled = flag;
       return true;
     })
     .positional("hardhat_dropTransaction", 1, ([h]) => e.dropPendingTransaction(p.hash(h, "transactionHash")))
@@ -56,11 +54,22 @@ export function hardhatApi(engine: Engine, options: RpcApiOptions): RpcApi {
 }
 
 /**
+ * Mines `count` blocks: the first as the clock (or a time set for it) says, each next one
+ * `interval` seconds after its parent (at least one second: a block is always later than its parent).
+ */
+export async function mineBlocks(e: Engine, count: bigint, interval: bigint): Promise<void> {
+  for (let i = 0n; i < count; i++) {
+    const parent = e.head.block.header.timestamp;
+    await e.mineBlock(i === 0n ? {} : { timestamp: parent + interval });
+  }
+}
+
+/**
  * hardhat_reset's options as the engine's: none, the network as it was created (forked if its
  * config forks); `{ forking: { jsonRpcUrl, blockNumber?, httpHeaders? } }`, a fork of that
  * remote; any other object (`{}`), a fresh chain without a fork.
  */
-function resetForking(options: unknown): ForkingOptions | null | undefined {
+export function resetForking(options: unknown): ForkingOptions | null | undefined {
   if (options === undefined || options === null) return undefined;
   if (typeof options !== "object" || Array.isArray(options)) throw invalidParams("hardhat_reset: expected an options object");
   const forking = (options as { forking?: unknown }).forking;
@@ -83,7 +92,7 @@ function resetForking(options: unknown): ForkingOptions | null | undefined {
 
 /** Hardhat's helpers tell one running network from another by this ID, one per engine. */
 const instanceIds = new WeakMap<Engine, string>();
-function instanceId(engine: Engine): string {
+export function instanceId(engine: Engine): string {
   let id = instanceIds.get(engine);
   if (id === undefined) {
     id = bytesToHex(keccak_256(new TextEncoder().encode(`${Date.now()}-${Math.random()}`)));

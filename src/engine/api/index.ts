@@ -12,6 +12,7 @@ import { Filters, filtersApi } from "./filters";
 import { hardhatApi } from "./hardhat";
 import { nativekitApi } from "./nativekit";
 import { netApi } from "./net";
+import { anvilApi } from "./anvil";
 import { personalApi } from "./personal";
 import { engineApiOptions, engineHeadReadOptions } from "./serve";
 import { signingApi } from "./signing";
@@ -44,6 +45,7 @@ export function createEngineApi(engine: Engine): EngineApi {
     .include(txpoolApi(engine, options))
     .include(evmApi(engine, options))
     .include(hardhatApi(engine, options))
+    .include(anvilApi(engine, options, filters, subscriptions))
     .include(nativekitApi(engine, options))
     .include(
       new RpcApi(options)
