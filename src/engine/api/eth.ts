@@ -12,6 +12,7 @@ import type { Filters } from "./filters";
 import type { SubscriptionHub } from "./subscriptions";
 import { formatBlock, formatMinedTransaction, formatReceipt, formatTransaction, hex, q } from "./format";
 import * as p from "./params";
+import { eth_getProof } from "./proof";
 import { PreForkHistory } from "./pre-fork";
 import { engineHeadReadOptions } from "./serve";
 
@@ -78,6 +79,7 @@ export function ethApi(engine: Engine, options: RpcApiOptions, filters: Filters,
           return hex(await e.getStorageAt(p.address(a, "address"), p.slotBytes(slot), at(b)));
         }),
       )
+      .positional("eth_getProof", [2, 3], atBlock("eth_getProof", 2, (params) => eth_getProof(e, params)))
       .positional(
         "eth_getAssetBalance",
         3,

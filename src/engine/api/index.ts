@@ -6,13 +6,14 @@
 import { RpcApi } from "../../rpc/api";
 import type { OpenSession } from "../../rpc/types";
 import type { Engine } from "../engine";
+import { debugApi } from "./debug";
+import { anvilApi } from "./anvil";
 import { ethApi } from "./eth";
 import { evmApi } from "./evm";
 import { Filters, filtersApi } from "./filters";
 import { hardhatApi } from "./hardhat";
 import { nativekitApi } from "./nativekit";
 import { netApi } from "./net";
-import { anvilApi } from "./anvil";
 import { personalApi } from "./personal";
 import { engineApiOptions, engineHeadReadOptions } from "./serve";
 import { signingApi } from "./signing";
@@ -47,6 +48,7 @@ export function createEngineApi(engine: Engine): EngineApi {
     .include(hardhatApi(engine, options))
     .include(anvilApi(engine, options, filters, subscriptions))
     .include(nativekitApi(engine, options))
+    .include(debugApi(engine, options))
     .include(
       new RpcApi(options)
         .positional("eth_subscribe", [1, 2], () => Promise.reject(notificationsNotSupported()))
