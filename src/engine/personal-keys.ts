@@ -14,9 +14,8 @@
  * nor the plain key is kept; a locked key exists only as ciphertext. The store lives in memory,
  * one per engine.
  */
-import { createCipheriv, createDecipheriv, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
-import { scrypt } from "@noble/hashes/scrypt.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { bytesToHex } from "@ethereumjs/util";
 
@@ -60,22 +59,28 @@ interface Unlock {
   timer?: NodeJS.Timeout;
 }
 
-function deriveKey(password: string, salt: Uint8Array): Uint8Array {
-  return scrypt(new TextEncoder().encode(password), salt, KDF);
+/**
+ * scrypt on Node's thread pool (tens of ms of a core each): a client sending passwords in a loop
+ * keeps the event loop free for everyone else's requests.
+ */
+function deriveKey(password: string, salt: Uint8Array): Promise<Uint8Array> {
+  return new Promise((resolve, reject) =>
+    scrypt(new TextEncoder().encode(password), salt, KDF.dkLen, { N: KDF.N, r: KDF.r, p: KDF.p }, (error, key) => (error === null ? resolve(new Uint8Array(key)) : reject(error))),
+  );
 }
 
-function encrypt(privateKey: Uint8Array, password: string): EncryptedKey {
+async function encrypt(privateKey: Uint8Array, password: string): Promise<EncryptedKey> {
   const salt = randomBytes(32);
   const iv = randomBytes(16);
-  const derived = deriveKey(password, salt);
+  const derived = await deriveKey(password, salt);
   const cipher = createCipheriv("aes-128-ctr", derived.subarray(0, 16), iv);
   const ciphertext = new Uint8Array(Buffer.concat([cipher.update(privateKey), cipher.final()]));
   const mac = keccak_256(new Uint8Array([...derived.subarray(16, 32), ...ciphertext]));
   return { salt, iv, ciphertext, mac };
 }
 
-function decrypt(key: EncryptedKey, password: string): Uint8Array {
-  const derived = deriveKey(password, key.salt);
+async function decrypt(key: EncryptedKey, password: string): Promise<Uint8Array> {
+  const derived = await deriveKey(password, key.salt);
   const mac = keccak_256(new Uint8Array([...derived.subarray(16, 32), ...key.ciphertext]));
   if (!timingSafeEqual(mac, key.mac)) throw new PersonalKeyError(PERSONAL_ERRORS.wrongPassword);
   const decipher = createDecipheriv("aes-128-ctr", derived.subarray(0, 16), key.iv);
@@ -102,7 +107,7 @@ export class PersonalKeys {
   }
 
   /** A new account with a random key, locked; returns its address. */
-  create(password: string): string {
+  create(password: string): Promise<string> {
     for (;;) {
       const key = randomBytes(32);
       // A random 32 bytes is a valid key but for a chance of about 2^-128.
@@ -111,7 +116,7 @@ export class PersonalKeys {
   }
 
   /** Adds an account for `privateKey` (32 bytes), locked; refuses a key already held. */
-  import(privateKey: Uint8Array, password: string): string {
+  import(privateKey: Uint8Array, password: string): Promise<string> {
     if (!isValidKey(privateKey)) throw new PersonalKeyError("invalid private key");
     return this.add(privateKey, password);
   }
@@ -121,9 +126,9 @@ export class PersonalKeys {
    * the node stops). Unlocking an unlocked account again sets its new time, except one unlocked
    * until the node stops, which stays so (geth's TimedUnlock).
    */
-  unlock(address: string, password: string, seconds: number): void {
+  async unlock(address: string, password: string, seconds: number): Promise<void> {
     if (seconds > MAX_UNLOCK_SECONDS) throw new PersonalKeyError(PERSONAL_ERRORS.durationTooLarge);
-    const account = this.decrypt(address, password);
+    const account = await this.decrypt(address, password);
     const current = this.unlocks.get(account.addressHex);
     if (current !== undefined && this.engine.unlocked.has(account.addressHex)) {
       if (current.timer === undefined) return;
@@ -147,16 +152,16 @@ export class PersonalKeys {
   }
 
   /** The account's key, decrypted with `password` for one use; refuses an unknown account or a wrong password. */
-  decrypt(address: string, password: string): UnlockedAccount {
+  async decrypt(address: string, password: string): Promise<UnlockedAccount> {
     const key = this.keys.get(address.toLowerCase());
     if (key === undefined) throw new PersonalKeyError(PERSONAL_ERRORS.unknownAccount);
-    return computeUnlockedAccount(bytesToHex(decrypt(key, password)));
+    return computeUnlockedAccount(bytesToHex(await decrypt(key, password)));
   }
 
-  private add(privateKey: Uint8Array, password: string): string {
+  private async add(privateKey: Uint8Array, password: string): Promise<string> {
     const address = computeUnlockedAccount(bytesToHex(privateKey)).addressHex;
     if (this.keys.has(address)) throw new PersonalKeyError(PERSONAL_ERRORS.alreadyExists);
-    this.keys.set(address, encrypt(privateKey, password));
+    this.keys.set(address, await encrypt(privateKey, password));
     return address;
   }
 

@@ -87,6 +87,26 @@ describe("hostile input: HTTP JSON-RPC, a call that runs for long", function () 
     expect(median).to.be.below(50);
   });
 
+  it("while two clients send wrong personal_unlockAccount passwords, eth_blockNumber stays under 50 ms median for another", async () => {
+    const address = await node.call<string>(PATHS.contractRpc, "personal_newAccount", ["the right password"]);
+    const answers: Answer[] = [];
+    const wrongPassword = async () => answers.push(await post("personal_unlockAccount", [address, "a wrong password", 1]));
+    const median = await whileHammered(wrongPassword, () => medianLatencyMs(blockNumber));
+    console.log(`      eth_blockNumber median while two clients send wrong personal_ passwords: ${median.toFixed(1)} ms`);
+    expect(answers.length).to.be.above(0);
+    for (const answer of answers) expect(answer.error?.message).to.equal("could not decrypt key with given password");
+    expect(median).to.be.below(50);
+  });
+
+  it("while two clients trace an endless call, eth_blockNumber stays under 50 ms median for another", async () => {
+    const median = await whileHammered(
+      () => post("debug_traceCall", [{ data: ENDLESS_LOOP, gas: "0x1312d00" }, "latest", { tracer: "callTracer", timeout: "1s" }]),
+      () => medianLatencyMs(blockNumber),
+    );
+    console.log(`      eth_blockNumber median while two clients trace endless calls: ${median.toFixed(1)} ms`);
+    expect(median).to.be.below(50);
+  });
+
   it("a value of --rpc-evm-timeout that is not a duration is refused at start, naming the flag", async () => {
     const { startCliNode } = await import("../helpers/cli-node");
     const start = await startCliNode(["--rpc-evm-timeout", "5"]);

@@ -41,7 +41,7 @@ export function personalApi(engine: Engine, options: RpcApiOptions, filters: Fil
   const mapError = (error: unknown) => (error instanceof PersonalKeyError ? serverError(error.message) : options.mapError?.(error));
 
   /** The key that signs for `address`: decrypted with the password, the unlocked one, or a test account's. */
-  const signer = (address: string, password: string | undefined): UnlockedAccount => {
+  const signer = async (address: string, password: string | undefined): Promise<UnlockedAccount> => {
     if (keys.has(address)) {
       if (password !== undefined) return keys.decrypt(address, password);
       const unlocked = engine.unlocked.get(address);
@@ -55,23 +55,23 @@ export function personalApi(engine: Engine, options: RpcApiOptions, filters: Fil
 
   return new RpcApi({ ...options, mapError })
     .positional("personal_listAccounts", 0, () => keys.list())
-    .positional("personal_newAccount", 1, ([password]) => ethers().getAddress(keys.create(passwordParam(password))))
+    .positional("personal_newAccount", 1, async ([password]) => ethers().getAddress(await keys.create(passwordParam(password))))
     .positional("personal_importRawKey", 2, ([key, password]) => keys.import(rawKey(key), passwordParam(password)))
-    .positional("personal_unlockAccount", [2, 3], ([a, password, duration]) => {
-      keys.unlock(p.address(a, "address").toString(), passwordParam(password), unlockSeconds(duration));
+    .positional("personal_unlockAccount", [2, 3], async ([a, password, duration]) => {
+      await keys.unlock(p.address(a, "address").toString(), passwordParam(password), unlockSeconds(duration));
       return true;
     })
     .positional("personal_lockAccount", 1, ([a]) => keys.lock(p.address(a, "address").toString()))
-    .positional("personal_sign", [2, 3], ([m, a, password]) => {
+    .positional("personal_sign", [2, 3], async ([m, a, password]) => {
       const message = p.data(m, "message");
-      const account = signer(p.address(a, "address").toString(), password === undefined || password === null ? undefined : passwordParam(password));
+      const account = await signer(p.address(a, "address").toString(), password === undefined || password === null ? undefined : passwordParam(password));
       return signText(account.privateKeyHex, message);
     })
     .positional("personal_ecRecover", 2, ([m, s]) => ecRecover(p.data(m, "message"), p.data(s, "signature")))
     .positional("personal_sendTransaction", 2, async ([t, password]) => {
       const request = p.transactionRequest(t);
       if (request.from === undefined) throw invalidParams("transaction.from is required: the account whose key the password decrypts");
-      const pooled = await engine.prepareTransaction(request, signer(request.from.toString(), passwordParam(password)));
+      const pooled = await engine.prepareTransaction(request, await signer(request.from.toString(), passwordParam(password)));
       const hash = await engine.submit(pooled, SEAL_LATER);
       filters.notePending(hash);
       subscriptions.notePending(pooled);
@@ -86,7 +86,7 @@ export function personalApi(engine: Engine, options: RpcApiOptions, filters: Fil
         throw serverError("missing gasPrice or maxFeePerGas/maxPriorityFeePerGas");
       }
       if (request.nonce === undefined) throw serverError("nonce not specified");
-      const { tx, hash, from } = await engine.prepareTransaction(request, signer(request.from.toString(), passwordParam(password)));
+      const { tx, hash, from } = await engine.prepareTransaction(request, await signer(request.from.toString(), passwordParam(password)));
       return { raw: hex(tx.serialize()), tx: formatTransaction(tx, hash, from.toString()) };
     });
 }
