@@ -227,13 +227,15 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
       port: parsed.port,
       routes: node.routes,
       maxJsonDepth: parsed.options.apiMaxJsonDepth,
+      maxBatchSize: parsed.options.batchRequestLimit,
+      maxBodyBytes: parsed.options.apiMaxBodyBytes,
       getRoutes: node.getRoutes,
       authorize: node.authorize,
       log: writeLog === undefined ? undefined : (node.requestLog ?? writeLog),
       upgrade:
         node.wsRoutes === undefined
           ? undefined
-          : createWebSocketRpc({ routes: node.wsRoutes, maxJsonDepth: parsed.options.apiMaxJsonDepth, log: writeLog === undefined ? undefined : (node.requestLog ?? writeLog) }),
+          : createWebSocketRpc({ routes: node.wsRoutes, maxJsonDepth: parsed.options.apiMaxJsonDepth, maxBatchSize: parsed.options.batchRequestLimit, log: writeLog === undefined ? undefined : (node.requestLog ?? writeLog) }),
     });
   } catch (e) {
     await node.close?.().catch(() => undefined);

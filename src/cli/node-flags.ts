@@ -7,8 +7,8 @@ import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 
 import { isCb58 } from "../encoding";
-import { DEFAULT_HOST, DEFAULT_PORT } from "../node/http-server";
-import { DEFAULT_MAX_JSON_DEPTH } from "../rpc/framing";
+import { DEFAULT_HOST, DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT } from "../node/http-server";
+import { DEFAULT_MAX_BATCH_SIZE, DEFAULT_MAX_JSON_DEPTH } from "../rpc/framing";
 import { DEFAULT_IPCS_PATH } from "../node/ipcs/chain-ipcs";
 import { DEFAULT_PUBLIC_IP, DEFAULT_STAKING_PORT } from "../node/management";
 import { LOG_LEVELS, parseLogLevel, type LogLevel } from "../node/logger";
@@ -46,6 +46,10 @@ export interface CreateNodeOptions {
   apiMaxLogsPerRequest?: number;
   /** `--api-max-json-depth`: deepest nesting of arrays and objects accepted in a request, checked before parsing. */
   apiMaxJsonDepth?: number;
+  /** `--batch-request-limit`: most requests in one JSON-RPC batch. */
+  batchRequestLimit?: number;
+  /** `--api-max-body-bytes`: largest request body accepted, in bytes. */
+  apiMaxBodyBytes?: number;
   /** `--api-auth-required`: every API but /ext/auth needs a bearer token. */
   apiAuthRequired?: boolean;
   /** `--api-auth-password-file`: the file holding the auth password. */
@@ -123,6 +127,8 @@ const FLAGS: Readonly<Record<string, Flag>> = {
   "rpc-evm-timeout": { kind: "duration", key: "rpcEvmTimeoutMs", defaultText: "5s", help: "longest an eth_call or eth_estimateGas may run (Go duration: 500ms, 5s, 1m; 0 for no limit); past it the call answers \"execution aborted\" (the reference node's rpc-evm-timeout)" },
   "api-max-blocks-per-request": { kind: "integer", key: "apiMaxBlocksPerRequest", defaultText: String(DEFAULT_API_MAX_BLOCKS_PER_REQUEST), help: "most blocks one eth_getLogs or eth_getFilterLogs may span; a wider query is refused (-32005)" },
   "api-max-logs-per-request": { kind: "integer", key: "apiMaxLogsPerRequest", defaultText: String(DEFAULT_API_MAX_LOGS_PER_REQUEST), help: "most logs one eth_getLogs or eth_getFilterLogs may return; a query matching more is refused (-32005)" },
+  "batch-request-limit": { kind: "integer", key: "batchRequestLimit", defaultText: String(DEFAULT_MAX_BATCH_SIZE), help: "most requests in one JSON-RPC batch (the reference's batch-request-limit); a larger batch is refused (-32600)" },
+  "api-max-body-bytes": { kind: "integer", key: "apiMaxBodyBytes", defaultText: String(DEFAULT_MAX_BODY_BYTES), help: "largest request body accepted, in bytes; a larger one is refused with HTTP 413 before it is read" },
   "api-max-json-depth": { kind: "integer", key: "apiMaxJsonDepth", defaultText: String(DEFAULT_MAX_JSON_DEPTH), help: "deepest nesting of arrays and objects in a request, checked before parsing it; deeper is refused (-32600)" },
   silent: { kind: "boolean", key: "silent", defaultText: "false", help: "do not print the JSON-RPC methods called" },
   "api-auth-required": { kind: "boolean", key: "apiAuthRequired", defaultText: "false", help: "every API but /ext/auth needs Authorization: Bearer <token>" },

@@ -152,3 +152,35 @@ describe("hostile input: HTTP JSON-RPC, logs queries just inside the limits", fu
     expect(median).to.be.below(50);
   });
 });
+
+describe("hostile input: HTTP JSON-RPC, batch and body limits set by flags", function () {
+  this.timeout(120_000);
+  let node: CliNode;
+  before(async () => {
+    node = await startedCliNode(["--silent", "--batch-request-limit", "3", "--api-max-body-bytes", "2048"]);
+  });
+  after(async () => {
+    await node?.stop();
+    expect(alive(node.pid)).to.equal(false);
+  });
+
+  const postBody = (body: string) => fetch(`${node.url}${PATHS.contractRpc}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+  const batchOf = (count: number) => JSON.stringify(Array.from({ length: count }, (_, id) => ({ jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] })));
+
+  it("a batch above --batch-request-limit is refused whole with -32600 naming the limit", async () => {
+    const answer = (await (await postBody(batchOf(4))).json()) as Answer;
+    expect(answer.error).to.deep.equal({ code: -32600, message: "batch too large: 4 requests exceed the limit of 3 requests per batch" });
+  });
+
+  it("a batch within --batch-request-limit is answered", async () => {
+    const answers = (await (await postBody(batchOf(3))).json()) as Answer[];
+    expect(answers.map((a) => a.result)).to.deep.equal(["0x0", "0x0", "0x0"]);
+  });
+
+  it("a body above --api-max-body-bytes is refused with HTTP 413 and -32005 naming the limit", async () => {
+    const response = await postBody(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_call", params: [{ data: `0x${"00".repeat(1500)}` }, "latest"] }));
+    expect(response.status).to.equal(413);
+    const answer = (await response.json()) as Answer;
+    expect(answer.error).to.deep.include({ code: -32005, message: "request body too large: the limit is 2048 bytes" });
+  });
+});
