@@ -20,6 +20,7 @@ import { ExecutionFailedError, InvalidInputError, TransactionRejectedError, Unav
 import { failureTraceOf } from "./failure-trace";
 import type { ForkSource } from "./fork/fork-source";
 import { forkingEnabled, openFork, type OpenedFork } from "./fork/open-fork";
+import { ForkedStateManager } from "./fork/forked-state";
 import { Executor } from "./executor";
 import { IntervalMining } from "./interval-mining";
 import { loadKeccak } from "./keccak";
@@ -121,8 +122,8 @@ export class Engine implements AtomicChainHost {
     const stateManager = this.state.stateManager;
     for (const { privateKey, balance } of this.settings.accounts) {
       const account = this.transactions.unlock(privateKey);
-      const existing = this.state.fork === undefined ? undefined : await stateManager.getAccount(account.address);
-      await stateManager.putAccount(account.address, new Account(existing?.nonce ?? 0n, balance, existing?.storageRoot, existing?.codeHash));
+      if (stateManager instanceof ForkedStateManager) stateManager.setBalanceOverRemote(account.address, balance);
+      else await stateManager.putAccount(account.address, new Account(0n, balance));
     }
     for (const { address, assetId, amount } of this.settings.assetBalances) {
       await stateManager.setAssetBalance(genesisAddress(address), genesisAssetId(assetId), amount);

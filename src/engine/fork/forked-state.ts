@@ -31,11 +31,15 @@ export interface ForkedStateManagerOpts extends NativeStateManagerOpts {
   source: ForkSource;
   /** The remote's multi-coin balances read so far (shared with every view). */
   remoteAssetBalances?: Map<BalanceKey, bigint>;
+  /** Balances the chain's configuration gives accounts over the remote's (shared with every view). */
+  balancesOverRemote?: Map<string, bigint>;
 }
 
 export class ForkedStateManager extends NativeStateManager {
   private readonly source: ForkSource;
   private readonly remoteAssetBalances: Map<BalanceKey, bigint>;
+  /** By lowercase address: see `setBalanceOverRemote`. */
+  private readonly balancesOverRemote: Map<string, bigint>;
   /** The root of a storage trie holding only the marker, once written to the node database. */
   private markedRoot: Promise<Uint8Array> | undefined;
 
@@ -44,6 +48,16 @@ export class ForkedStateManager extends NativeStateManager {
     super({ ...opts, multiCoinBase: (key) => remoteAssetBalances.get(key) });
     this.source = opts.source;
     this.remoteAssetBalances = remoteAssetBalances;
+    this.balancesOverRemote = opts.balancesOverRemote ?? new Map<string, bigint>();
+  }
+
+  /**
+   * Gives `address` this balance over the remote's account (a funded development account), its
+   * nonce, code and storage staying the remote's. It is applied when the account is first read,
+   * so a fork does not ask the remote about every funded account at start, only about those used.
+   */
+  setBalanceOverRemote(address: Address, balance: bigint): void {
+    this.balancesOverRemote.set(address.toString(), balance);
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {
@@ -57,7 +71,8 @@ export class ForkedStateManager extends NativeStateManager {
   /** Writes the remote's account into the trie (a tombstone when the remote has none). */
   private async materialize(address: Address): Promise<void> {
     const remote = await this.source.account(address.toString());
-    if (remote.balance === 0n && remote.nonce === 0n && remote.code.length === 0) {
+    const balance = this.balancesOverRemote.get(address.toString()) ?? remote.balance;
+    if (balance === 0n && remote.nonce === 0n && remote.code.length === 0) {
       await this._trie.put(address.bytes, TOMBSTONE.serialize());
       return;
     }
@@ -66,7 +81,7 @@ export class ForkedStateManager extends NativeStateManager {
       codeHash = keccak256(remote.code);
       await this._trie.database().put(this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash, remote.code);
     }
-    const account = new Account(remote.nonce, remote.balance, await this.remoteStorageRoot(), codeHash);
+    const account = new Account(remote.nonce, balance, await this.remoteStorageRoot(), codeHash);
     await this._trie.put(address.bytes, account.serialize());
   }
 
@@ -119,6 +134,6 @@ export class ForkedStateManager extends NativeStateManager {
   }
 
   protected override makeView(opts: NativeStateManagerOpts): NativeStateManager {
-    return new ForkedStateManager({ ...opts, source: this.source, remoteAssetBalances: this.remoteAssetBalances });
+    return new ForkedStateManager({ ...opts, source: this.source, remoteAssetBalances: this.remoteAssetBalances, balancesOverRemote: this.balancesOverRemote });
   }
 }
