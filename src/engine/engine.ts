@@ -197,10 +197,7 @@ export class Engine implements AtomicChainHost {
 
   private readonly settle = (): Promise<void> | undefined => this.blocks.takeSealing();
 
-  /**
-   * Runs a read that needs no EVM state (the head's number, the chain ID) at once, beside the
-   * operation running: the head changes in one step, so it is never seen half-changed.
-   */
+  /** Runs a read of no EVM state (the head's number) at once: the head changes in one step. */
   async atOnce<T>(work: () => Promise<T>): Promise<T> {
     this.blocks.assertRunning();
     return work();
