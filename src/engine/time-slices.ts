@@ -15,9 +15,16 @@ const ITEMS_PER_CLOCK_LOOK = 256;
  * of milliseconds.
  */
 export async function jsonArrayInSlices<T>(items: readonly T[], toJson: (item: T, index: number) => string): Promise<JsonText> {
-  const parts = await mapInSlices(items, toJson);
-  return new JsonText(`[${parts.join(",")}]`);
+  const texts = await mapInSlices(items, toJson);
+  // Parts of a few tens of kB: small enough for the young generation, few enough to send.
+  const parts: string[] = [];
+  for (let i = 0; i < texts.length; i += ITEMS_PER_PART) parts.push((i === 0 ? "[" : ",") + texts.slice(i, i + ITEMS_PER_PART).join(","));
+  parts.push(parts.length === 0 ? "[]" : "]");
+  return new JsonText(parts);
 }
+
+/** Items joined into one part of a JSON array (a log is about 400 bytes). */
+const ITEMS_PER_PART = 64;
 
 /** `items.map(map)`, with a turn of the event loop after each slice of about 10 ms of work. */
 export async function mapInSlices<T, U>(items: readonly T[], map: (item: T, index: number) => U): Promise<U[]> {

@@ -16,7 +16,7 @@ import type { Duplex } from "node:stream";
 
 import { RpcErrorCode } from "../rpc/errors";
 import type { Eip1193Provider, RequestArguments } from "../rpc/types";
-import { type JsonRpcLimits, errorResponse, handleJsonRpcBody } from "../rpc/framing";
+import { type JsonRpcLimits, errorResponse, handleJsonRpcBodyInParts } from "../rpc/framing";
 import type { Dispatch } from "../rpc/types";
 import { withClientAddress } from "./client-address";
 import { normalizePath, requestPath, urlHost } from "./http-paths";
@@ -304,19 +304,20 @@ export async function startHttpNode(options: HttpNodeOptions): Promise<HttpNode>
     }
     if (body === "aborted") return;
 
-    const responseText = await handleJsonRpcBody(body, dispatch, limits);
+    const responseParts = await handleJsonRpcBodyInParts(body, dispatch, limits);
     if (res.destroyed) return;
     if (closing) res.setHeader("Connection", "close");
-    if (responseText === undefined) {
+    if (responseParts === undefined) {
       res.writeHead(204);
       res.end();
       return;
     }
-    res.writeHead(200, {
-      "Content-Type": "application/json",
-      "Content-Length": Buffer.byteLength(responseText),
-    });
-    res.end(responseText);
+    let length = 0;
+    for (const part of responseParts) length += Buffer.byteLength(part);
+    res.writeHead(200, { "Content-Type": "application/json", "Content-Length": length });
+    // Part by part: a large answer is never copied into one megabyte-sized string or buffer.
+    for (const part of responseParts) res.write(part);
+    res.end();
   }
 
   /**

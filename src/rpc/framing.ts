@@ -98,11 +98,19 @@ export function toJsonRpcError(thrown: unknown): JsonRpcErrorObject {
  *   batch above `limits.maxBatchSize` produce a single -32600 error object.
  * - Returns `undefined` when there is nothing to send back (only notifications).
  */
-export async function handleJsonRpcBody(
+export async function handleJsonRpcBody(body: string, dispatch: Dispatch, limits: JsonRpcLimits = {}): Promise<string | undefined> {
+  return (await handleJsonRpcBodyInParts(body, dispatch, limits))?.join("");
+}
+
+/**
+ * {@link handleJsonRpcBody}'s answer in parts, to be sent one after another: a result given as
+ * {@link JsonText} keeps its parts (a 4 MB logs answer never becomes one string).
+ */
+export async function handleJsonRpcBodyInParts(
   body: string,
   dispatch: Dispatch,
   limits: JsonRpcLimits = {},
-): Promise<string | undefined> {
+): Promise<readonly string[] | undefined> {
   const maxBatchSize = limits.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
   const maxJsonDepth = limits.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
 
@@ -147,9 +155,12 @@ export async function handleJsonRpcBody(
   const parts: string[] = [];
   for (const item of message) {
     const response = await handleRequest(item, dispatch);
-    if (response !== undefined) parts.push(serialize(response));
+    if (response === undefined) continue;
+    parts.push(parts.length === 0 ? "[" : ",", ...serialize(response));
   }
-  return parts.length === 0 ? undefined : `[${parts.join(",")}]`;
+  if (parts.length === 0) return undefined;
+  parts.push("]");
+  return parts;
 }
 
 interface ValidRequest {
@@ -222,10 +233,15 @@ async function handleRequest(value: unknown, dispatch: Dispatch): Promise<JsonRp
  * Serializes one response. A result or error data that cannot be written as JSON (a bigint, a
  * cycle) becomes an internal error for that entry instead of failing the whole message.
  */
-function serialize(response: JsonRpcResponse): string {
+/** A response as the parts of its text (one part, but for a result given as JsonText). */
+function serialize(response: JsonRpcResponse): string[] {
   if ("result" in response && response.result instanceof JsonText) {
-    return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${response.result.text}}`;
+    return [`{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`, ...response.result.parts, "}"];
   }
+  return [serializeWhole(response)];
+}
+
+function serializeWhole(response: JsonRpcResponse): string {
   try {
     return JSON.stringify(response);
   } catch (e) {

@@ -1,11 +1,17 @@
 /**
- * A result already written as JSON text: a large answer (ten thousand logs) built a slice at a
- * time, so that turning it into the response's text does not hold the event loop in one piece.
- * The framing puts the text in the response as it is; anything else that serializes it gets the
- * same JSON through `toJSON`.
+ * A result already written as JSON text, in parts: a large answer (ten thousand logs, 4 MB)
+ * built a slice at a time and sent part by part, so that neither writing it nor sending it holds
+ * the event loop in one piece or makes megabyte-sized strings, whose collection stops the whole
+ * process. The framing puts the parts in the response as they are; anything else that
+ * serializes it gets the same JSON through `toJSON`.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  /** `parts` joined are the JSON text of one value. */
+  constructor(readonly parts: readonly string[]) {}
+
+  get text(): string {
+    return this.parts.join("");
+  }
 
   toJSON(): unknown {
     return JSON.parse(this.text);

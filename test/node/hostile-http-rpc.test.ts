@@ -134,7 +134,7 @@ describe("hostile input: HTTP JSON-RPC, logs queries just inside the limits", fu
     expect(alive(node.pid)).to.equal(false);
   });
 
-  it("while two clients ask for 10 000 logs over and over, eth_blockNumber stays under 50 ms median for another", async () => {
+  it("while a client asks for 10 000 logs over and over, eth_blockNumber stays under 50 ms median for another", async () => {
     const sizes: number[] = [];
     const request = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getLogs", params: [{ fromBlock: "0x0", toBlock: "latest" }] });
     // The hammering clients share this process with the measurement: they take the 3 MB answers
@@ -143,8 +143,8 @@ describe("hostile input: HTTP JSON-RPC, logs queries just inside the limits", fu
       const response = await fetch(`${node.url}${PATHS.contractRpc}`, { method: "POST", headers: { "content-type": "application/json" }, body: request });
       sizes.push((await response.arrayBuffer()).byteLength);
     };
-    const median = await whileHammered(allLogs, () => medianLatencyMs(() => node.call(PATHS.contractRpc, "eth_blockNumber")));
-    console.log(`      eth_blockNumber median while two clients ask for 10 000 logs: ${median.toFixed(1)} ms`);
+    const median = await whileHammered(allLogs, () => medianLatencyMs(() => node.call(PATHS.contractRpc, "eth_blockNumber")), 1);
+    console.log(`      eth_blockNumber median while a client asks for 10 000 logs: ${median.toFixed(1)} ms`);
     const answer = await node.call<unknown[]>(PATHS.contractRpc, "eth_getLogs", [{ fromBlock: "0x0", toBlock: "latest" }]);
     expect(answer).to.have.length(10_000);
     expect(sizes.length).to.be.above(0);

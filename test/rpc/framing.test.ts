@@ -1,7 +1,7 @@
 import { expect } from "chai";
 
 import { RpcError, RpcErrorCode } from "../../src/rpc/errors";
-import { handleJsonRpcBody } from "../../src/rpc/framing";
+import { handleJsonRpcBody, handleJsonRpcBodyInParts } from "../../src/rpc/framing";
 import { JsonText } from "../../src/rpc/json-text";
 import type { Dispatch } from "../../src/rpc/types";
 
@@ -230,16 +230,18 @@ describe("JSON-RPC framing (handleJsonRpcBody)", () => {
     expect(out[1].result.method).to.equal("ok");
   });
 
-  it("puts a result given as JSON text in the response as it is, in a batch too", async () => {
+  it("puts a result given as JSON text in the response as it is, in parts, in a batch too", async () => {
     const text = '[{"a":1},{"b":"two"}]';
-    const dispatch: Dispatch = async () => new JsonText(text);
+    const dispatch: Dispatch = async () => new JsonText(['[{"a":1},', '{"b":"two"}]']);
     const single = await handleJsonRpcBody(call({ jsonrpc: "2.0", id: "x", method: "eth_getLogs", params: [] }), dispatch);
     expect(single).to.equal(`{"jsonrpc":"2.0","id":"x","result":${text}}`);
+    const parts = await handleJsonRpcBodyInParts(call({ jsonrpc: "2.0", id: "x", method: "eth_getLogs", params: [] }), dispatch);
+    expect(parts).to.deep.equal(['{"jsonrpc":"2.0","id":"x","result":', '[{"a":1},', '{"b":"two"}]', "}"]);
     const batch = parse(await handleJsonRpcBody(call([{ jsonrpc: "2.0", id: 1, method: "m" }, { jsonrpc: "2.0", id: 2, method: "m" }]), dispatch));
     expect(batch).to.deep.equal([1, 2].map((id) => ({ jsonrpc: "2.0", id, result: [{ a: 1 }, { b: "two" }] })));
   });
 
   it("JSON text serialized anywhere else gives the same value", () => {
-    expect(JSON.parse(JSON.stringify({ result: new JsonText('{"n":[1,2]}') }))).to.deep.equal({ result: { n: [1, 2] } });
+    expect(JSON.parse(JSON.stringify({ result: new JsonText(['{"n":', "[1,2]}"]) }))).to.deep.equal({ result: { n: [1, 2] } });
   });
 });

@@ -12,6 +12,7 @@ import type { BlockRecord, LogRecord } from "../chain";
 import type { Engine } from "../engine";
 import { checkLogCount, checkLogRange } from "../log-limits";
 import { logsOfBlock } from "../state-reads";
+import { GenerationalMemo } from "../generational-memo";
 import { jsonArrayInSlices } from "../time-slices";
 import type { LogFilter } from "../types";
 import { formatLog, formatLogJson, q } from "./format";
@@ -107,8 +108,20 @@ export class Filters {
   }
 }
 
+/**
+ * Logs whose JSON a node keeps (about 400 bytes each: 8 MB at most per generation): a log never
+ * changes, and a client polling a range asks for the same ones again and again.
+ */
+const LOG_JSON_MEMO_SIZE = 20_000;
+
 export function filtersApi(engine: Engine, options: RpcApiOptions, filters: Filters): RpcApi {
   const preFork = new PreForkHistory(engine);
+  const logJsonMemo = new GenerationalMemo<LogRecord, string>(LOG_JSON_MEMO_SIZE);
+  const logJson = (log: LogRecord): string => {
+    let json = logJsonMemo.get(log);
+    if (json === undefined) logJsonMemo.set(log, (json = formatLogJson(log)));
+    return json;
+  };
   const logFilter = (criteria: unknown): LogFilter =>
     p.logFilter(criteria, engine.chain.height, (h) => engine.resolveBlock({ hash: h }).number);
 
@@ -168,7 +181,7 @@ export function filtersApi(engine: Engine, options: RpcApiOptions, filters: Filt
    */
   function answerLogs(remote: readonly unknown[], local: readonly LogRecord[]): Promise<unknown> | readonly unknown[] {
     if (!engine.options.unqueuedReads) return [...remote, ...local.map(formatLog)];
-    return jsonArrayInSlices<unknown>([...remote, ...local], (log, index) => (index < remote.length ? JSON.stringify(log) : formatLogJson(log as LogRecord)));
+    return jsonArrayInSlices<unknown>([...remote, ...local], (log, index) => (index < remote.length ? JSON.stringify(log) : logJson(log as LogRecord)));
   }
 
   /** eth_getFilterLogs: every log an installed log filter matches, from its start to the head, within the engine's limits. */
