@@ -154,6 +154,28 @@ function transactionAt(block: () => BlockRecord, index: bigint): Record<string, 
   });
 }
 
+/**
+ * The tips paid at each percentile of a block's gas, as geth computes them: the transactions
+ * sorted by tip, each weighing the gas it used, and a percentile's tip that of the transaction
+ * whose gas takes the running sum to that share of the block's gas used (0 for an empty block).
+ */
+function blockRewards(record: BlockRecord, percentiles: readonly number[]): bigint[] {
+  const baseFee = record.block.header.baseFeePerGas ?? 0n;
+  const sorted = record.transactions
+    .map((m) => ({ tip: m.tx.getEffectivePriorityFee(baseFee), gasUsed: m.receipt.gasUsed }))
+    .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
+  if (sorted.length === 0) return percentiles.map(() => 0n);
+  const blockGasUsed = Number(record.block.header.gasUsed);
+  let index = 0;
+  let sum = sorted[0]!.gasUsed;
+  return percentiles.map((pc) => {
+    // geth: uint64(float64(gasUsed) * p / 100).
+    const threshold = BigInt(Math.floor((blockGasUsed * pc) / 100));
+    while (sum < threshold && index < sorted.length - 1) sum += sorted[++index]!.gasUsed;
+    return sorted[index]!.tip;
+  });
+}
+
 function feeHistory(e: Engine, countParam: unknown, newestParam: unknown, percentilesParam: unknown): unknown {
   const count = p.looseQuantity(countParam, "blockCount");
   if (count < 1n || count > 1024n) throw invalidParams("blockCount must be between 1 and 1024");
@@ -167,9 +189,7 @@ function feeHistory(e: Engine, countParam: unknown, newestParam: unknown, percen
     const h = record.block.header;
     baseFeePerGas.push(q(h.baseFeePerGas ?? 0n));
     gasUsedRatio.push(Number(h.gasUsed) / Number(h.gasLimit));
-    const baseFee = h.baseFeePerGas ?? 0n;
-    const tips = record.transactions.map((m) => m.tx.getEffectivePriorityFee(baseFee)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    reward.push(percentiles.map((pc) => q(tips.length === 0 ? 0n : tips[Math.min(tips.length - 1, Math.floor((pc / 100) * tips.length))]!)));
+    reward.push(blockRewards(record, percentiles).map(q));
   }
   const next = newest === e.chain.height ? e.nextBlockBaseFee() : (e.chain.byNumberOrUndefined(newest + 1n)!.block.header.baseFeePerGas ?? 0n);
   baseFeePerGas.push(q(next));
