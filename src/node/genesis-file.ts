@@ -5,8 +5,8 @@ import { parsePlatformGenesisJson, platformGenesis, type PlatformGenesisOptions 
 
 /**
  * The genesis of `nativekit node --genesis-file FILE`: a JSON file with the keys of the
- * reference's local genesis that apply here (today the platform chain's
- * `initialMultisigAddresses`). Errors name the file and the field.
+ * reference's local genesis that apply here: the platform chain's `initialMultisigAddresses`,
+ * and its fee rule's `etnaTime` and `dynamicFeeConfig`. Errors name the file and the field.
  */
 export async function readGenesisFile(file: string, network: NetworkIdentifiers): Promise<PlatformGenesisOptions> {
   let json: unknown;

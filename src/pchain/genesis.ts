@@ -12,6 +12,7 @@ import { decodeCb58, decodePrivateKey, EncodingError, formatChainAddress, parseC
 import { LOCAL_TEST_KEY, type NetworkIdentifiers } from "../network/constants";
 import { ByteWriter, CODEC_VERSION, compareShortIds, encodeUtxo, shortIdFromPrivateKey, TypeId, type Utxo } from "../xchain/codec";
 import { type AliasWithNonce, encodeAliasWithNonce, genesisAliasId } from "./codec";
+import { type PlatformFeeOptions, parseFeeOptionsJson } from "./fees";
 
 /**
  * The local test key's funds on the platform chain: the reference local genesis's unlock
@@ -35,6 +36,8 @@ export interface PlatformGenesisOptions {
   /** More funded addresses (short IDs) with native-asset amounts. */
   allocations?: { address: Uint8Array; amount: bigint; locktime?: bigint }[];
   initialMultisigAddresses?: InitialMultisigAlias[];
+  /** The fee rule's schedule and numbers (default: the dynamic fee from the start, with the local network's config; see fees/schedule.ts). */
+  fees?: PlatformFeeOptions;
 }
 
 export interface PlatformGenesis {
@@ -42,6 +45,8 @@ export interface PlatformGenesis {
   aliases: AliasWithNonce[];
   /** The simulator's genesis bytes; sha256 of them is the genesis block's parent. */
   bytes: Uint8Array;
+  /** The fee schedule (not part of the genesis bytes: as on the reference, it is the upgrade and fee config, not state). */
+  fees?: PlatformFeeOptions;
 }
 
 export class GenesisError extends Error {
@@ -75,7 +80,7 @@ export function platformGenesis(network: NetworkIdentifiers, options: PlatformGe
   w.uint16(CODEC_VERSION, "codecVersion");
   w.list(utxos, "utxos", (u) => w.bytes(encodeUtxo(u), "utxo"));
   w.list(aliases, "aliases", (a) => w.bytes(encodeAliasWithNonce(a), "alias"));
-  return { utxos, aliases, bytes: w.finish() };
+  return { utxos, aliases, bytes: w.finish(), ...(options.fees === undefined ? {} : { fees: options.fees }) };
 }
 
 function genesisAlias(entry: InitialMultisigAlias, network: NetworkIdentifiers, where: string): AliasWithNonce {
@@ -104,14 +109,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * Reads the platform-chain part of a genesis file (parsed JSON): `initialMultisigAddresses`
  * at the top or under `camino` (Camino's layout), each {alias?, addresses: ["P-…"], threshold,
- * memo?}. Throws GenesisError naming the field, e.g.
- * `initialMultisigAddresses[0].addresses[1]: ...`.
+ * memo?}; and the fee keys `etnaTime` and `dynamicFeeConfig` (see fees/json.ts). Throws
+ * GenesisError naming the field, e.g. `initialMultisigAddresses[0].addresses[1]: ...`.
  */
 export function parsePlatformGenesisJson(json: unknown, network: NetworkIdentifiers): PlatformGenesisOptions {
   if (!isRecord(json)) throw new GenesisError("genesis: expected a JSON object");
+  let fees: PlatformFeeOptions | undefined;
+  try {
+    fees = parseFeeOptionsJson(json);
+  } catch (error) {
+    if (error instanceof RangeError) throw new GenesisError(error.message);
+    throw error;
+  }
+  const withFees = fees === undefined ? {} : { fees };
   const camino = json.camino;
   const list = json.initialMultisigAddresses ?? (isRecord(camino) ? camino.initialMultisigAddresses : undefined);
-  if (list === undefined) return {};
+  if (list === undefined) return withFees;
   if (!Array.isArray(list)) throw new GenesisError("initialMultisigAddresses: expected an array");
   const address = (text: unknown, where: string): Uint8Array => {
     if (typeof text !== "string") throw new GenesisError(`${where}: expected a "P-${network.hrp}1…" address string`);
@@ -137,5 +150,5 @@ export function parsePlatformGenesisJson(json: unknown, network: NetworkIdentifi
     };
   });
   platformGenesis(network, { fundTestKey: false, initialMultisigAddresses: entries });
-  return { initialMultisigAddresses: entries };
+  return { initialMultisigAddresses: entries, ...withFees };
 }

@@ -9,7 +9,7 @@ import { AliasNotFoundError, PTxRejectedError, PWalletError } from "../vm/errors
  */
 
 export function pTxRejected(error: PTxRejectedError, prefix = ""): RpcError {
-  return serverError(`${prefix}${error.message}`, { rule: error.rule, nodeMessage: error.nodeMessage });
+  return serverError(`${prefix}${error.message}`, { rule: error.rule, nodeMessage: error.nodeMessage, ...(error.figures === undefined ? {} : { figures: error.figures }) });
 }
 
 export const platformQueryErrors: ErrorMapper = (error) => {

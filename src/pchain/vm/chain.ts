@@ -6,7 +6,8 @@ import { ChainDirectory, PLATFORM_CHAIN_ID } from "../../network/chains";
 import type { NetworkIdentifiers } from "../../network/constants";
 import { CodecError, decodeUtxo, MAX_MEMPOOL_TX_SIZE, TypeId, type Utxo, utxoId } from "../../xchain/codec";
 import { type StoredUtxo, storeUtxo, UtxoSet } from "../../xchain/vm/utxo-set";
-import { aliasIdFromTxId, type AliasWithNonce, decodePBlock, encodePBlock, encodePSignedTx, type ParsedPTx, parsePTx, type PBlock, PTypeId, type PSignedTx } from "../codec";
+import { aliasIdFromTxId, type AliasWithNonce, decodePBlock, encodePBlock, encodePSignedTx, type ParsedPTx, parsePTx, type PBlock, PTypeId, type PSignedTx, type PUnsignedTx } from "../codec";
+import { type FeeQuote, type FeeStateAt, LOCAL_GENESIS_TIME, PlatformFeeMarket, type PlatformFeeSchedule, platformFeeSchedule } from "../fees";
 import type { PlatformGenesis } from "../genesis";
 import { AliasNotFoundError, PTxRejectedError } from "./errors";
 import { PlatformChainRecords } from "./persistence";
@@ -16,7 +17,9 @@ import { isNewAlias, type PVerificationContext, verifyPTx } from "./verify";
  * The platform chain (the reference node's P-Chain, with Camino's multisig aliases) without
  * any transport: UTXOs, multisig aliases, accepted transactions and blocks. Acceptance is
  * immediate: every accepted transaction gets its own Banff standard block on the last one, so
- * a transaction is Committed when issueTx returns, or Unknown.
+ * a transaction is Committed when issueTx returns, or Unknown. Fees follow the genesis's
+ * schedule (see fees/): the static fee before Etna, the dynamic fee from it (the default); the
+ * fee state moves with every block.
  */
 
 export interface AcceptedBlock {
@@ -64,8 +67,10 @@ export class PlatformChain {
   readonly network: NetworkIdentifiers;
   readonly chainId = decodeCb58(PLATFORM_CHAIN_ID);
   readonly feeAssetId: Uint8Array;
+  /** The static rule's fee (before Etna); see `quoteFee` for what a transaction owes now. */
   readonly txFee: bigint;
   readonly sharedMemory: SharedMemory;
+  private readonly fees: PlatformFeeMarket;
   private readonly clock: () => bigint;
   private readonly chains: ChainDirectory;
   private readonly utxos = new UtxoSet();
@@ -82,6 +87,7 @@ export class PlatformChain {
     this.sharedMemory = options.sharedMemory;
     this.feeAssetId = decodeCb58(options.network.nativeAsset.id);
     this.txFee = options.network.txFee;
+    this.fees = new PlatformFeeMarket(platformFeeSchedule(options.network.txFee, options.genesis.fees), LOCAL_GENESIS_TIME);
     this.clock = options.clock ?? (() => BigInt(Math.floor(Date.now() / 1000)));
     this.chains = new ChainDirectory(options.network);
     for (const utxo of options.genesis.utxos) this.utxos.add(storeUtxo(utxo));
@@ -131,6 +137,7 @@ export class PlatformChain {
     const txs = new Map(this.txs);
     const blocks = [...this.blocks];
     const aliases = new Map(this.aliases);
+    const restoreFees = this.fees.capture();
     return () => {
       // The store follows: blocks no longer on the chain are deleted, blocks back on it written again.
       const records = this.records;
@@ -146,11 +153,35 @@ export class PlatformChain {
       this.blocks.push(...blocks);
       replace(this.blocksById, new Map(blocks.map((b) => [hex(b.id), b])));
       replace(this.aliases, aliases);
+      restoreFees();
     };
   }
 
   now(): bigint {
     return this.clock();
+  }
+
+  /** The time of the next block: now, or the last block's time if the clock is behind it. */
+  nextBlockTime(): bigint {
+    const last = this.lastAccepted();
+    return maxOf(this.now(), last.block.typeId === PTypeId.BanffStandardBlock ? last.block.time : 0n);
+  }
+
+  // --- fees -----------------------------------------------------------------------------
+
+  /** Which fee rule applies from when, and the dynamic rule's config (platform.getFeeConfig). */
+  feeSchedule(): PlatformFeeSchedule {
+    return this.fees.schedule;
+  }
+
+  /** The dynamic fee state of the last accepted block, its price and time (platform.getFeeState). */
+  feeState(): FeeStateAt & { price: bigint } {
+    return this.fees.feeState();
+  }
+
+  /** What `tx` must burn if issued now (or in a block at `time`). */
+  quoteFee(tx: PUnsignedTx, time = this.nextBlockTime()): FeeQuote {
+    return this.fees.quote(tx, time);
   }
 
   /** "P-" + bech32(hrp, short ID). */
@@ -239,8 +270,11 @@ export class PlatformChain {
     return this.txs.has(hex(id)) ? "Committed" : "Unknown";
   }
 
-  /** Decodes and checks a transaction as issueTx does, without accepting it. Throws PTxRejectedError. */
-  verifyTx(bytes: Uint8Array): { parsed: ParsedPTx; consumed: Utxo[] } {
+  /**
+   * Decodes and checks a transaction as issueTx does (for a block at `time`, by default the
+   * next one), without accepting it. Throws PTxRejectedError.
+   */
+  verifyTx(bytes: Uint8Array, time = this.nextBlockTime()): { parsed: ParsedPTx; consumed: Utxo[] } {
     let parsed: ParsedPTx;
     try {
       parsed = parsePTx(bytes);
@@ -250,7 +284,11 @@ export class PlatformChain {
     }
     if (bytes.length > MAX_MEMPOOL_TX_SIZE) throw new PTxRejectedError("too-large", "tx too large", `${bytes.length} > ${MAX_MEMPOOL_TX_SIZE} bytes`);
     if (this.txs.has(hex(parsed.txId))) throw new PTxRejectedError("already-accepted", "duplicate tx", `${encodeCb58(parsed.txId)} is already committed`);
-    return { parsed, consumed: verifyPTx(parsed, this.context()).consumed };
+    const fee = this.fees.quote(parsed.tx.unsignedTx, time);
+    if (fee.rule === "dynamic" && fee.gas > fee.capacity) {
+      throw new PTxRejectedError("gas-capacity-exceeded", "tx exceeds current gas capacity", `${fee.gas} > ${fee.capacity}`, { gas: fee.gas.toString(), capacity: fee.capacity.toString() });
+    }
+    return { parsed, consumed: verifyPTx(parsed, this.context(fee)).consumed };
   }
 
   /**
@@ -258,9 +296,8 @@ export class PlatformChain {
    * aliases and shared memory updated together). Refused: PTxRejectedError, nothing changes.
    */
   issueTx(bytes: Uint8Array): Uint8Array {
-    const { parsed, consumed } = this.verifyTx(bytes);
-    const last = this.lastAccepted();
-    const time = maxOf(this.now(), last.block.typeId === PTypeId.BanffStandardBlock ? last.block.time : 0n);
+    const time = this.nextBlockTime();
+    const { parsed, consumed } = this.verifyTx(bytes, time);
     const block = this.apply(parsed, consumed, time, true, Date.now());
     this.records?.putBlock(block.height, block.acceptedAt, block.bytes);
     // With a store, listeners (an index) hear of it once `issue` has made it durable.
@@ -319,7 +356,7 @@ export class PlatformChain {
     const lastTime = last.block.typeId === PTypeId.BanffStandardBlock ? last.block.time : 0n;
     if (block.time < lastTime) throw new RangeError(`block time ${block.time} is before its parent's ${lastTime}`);
     if (!equalBytes(encodePBlock(block), bytes)) throw new RangeError("the block's bytes are not its canonical encoding");
-    const { parsed, consumed } = this.verifyTx(encodePSignedTx(signed));
+    const { parsed, consumed } = this.verifyTx(encodePSignedTx(signed), block.time);
     const accepted = this.apply(parsed, consumed, block.time, true, Date.now());
     if (this.records !== undefined) {
       this.records.putBlock(accepted.height, accepted.acceptedAt, accepted.bytes);
@@ -355,6 +392,7 @@ export class PlatformChain {
       const nonce = current === undefined ? 0n : current.nonce + 1n;
       this.aliases.set(hex(aliasId), { alias: { id: aliasId, memo: tx.alias.memo, owners: tx.alias.owners }, nonce });
     }
+    this.fees.accept(tx, time);
     for (const utxo of consumed) this.utxos.remove(utxoId(utxo.txId, utxo.outputIndex));
     for (const utxo of produced) this.utxos.add(storeUtxo(utxo));
     const last = this.lastAccepted();
@@ -371,12 +409,12 @@ export class PlatformChain {
     return accepted;
   }
 
-  private context(): PVerificationContext {
+  private context(fee: FeeQuote): PVerificationContext {
     return {
       networkId: this.network.networkId,
       chainId: this.chainId,
       feeAssetId: this.feeAssetId,
-      txFee: this.txFee,
+      fee,
       now: this.now(),
       getUtxo: (inputId) => this.utxos.get(inputId)?.utxo,
       isPeerChain: (chain) => this.isPeerChain(chain),

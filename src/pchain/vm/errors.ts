@@ -37,6 +37,7 @@ export type PTxRule =
   | "alias-not-found"
   | "alias-auth-failed"
   | "insufficient-funds"
+  | "gas-capacity-exceeded"
   | "amount-overflow";
 
 export class PTxRejectedError extends Error {
@@ -45,6 +46,8 @@ export class PTxRejectedError extends Error {
     readonly rule: PTxRule,
     readonly nodeMessage: string,
     detail?: string,
+    /** Figures behind the refusal (the dynamic fee's gas and price, …), as decimal strings. */
+    readonly figures?: Readonly<Record<string, string>>,
   ) {
     super(detail === undefined || detail === "" ? nodeMessage : `${nodeMessage}: ${detail}`);
   }

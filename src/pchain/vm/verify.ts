@@ -16,6 +16,7 @@ import {
   validateOutputOwners,
 } from "../../xchain/codec";
 import { type ParsedPTx, type PCredential, PTypeId, type PUnsignedTx } from "../codec";
+import type { FeeQuote } from "../fees";
 import { PTxRejectedError } from "./errors";
 import { type AliasLookup, OwnersError, traverseOwners } from "./owners";
 
@@ -30,7 +31,8 @@ export interface PVerificationContext {
   networkId: number;
   chainId: Uint8Array;
   feeAssetId: Uint8Array;
-  txFee: bigint;
+  /** What the transaction must burn in the block it would go into (static or dynamic rule, see fees/). */
+  fee: FeeQuote;
   /** Chain time, Unix seconds (for locktimes). */
   now: bigint;
   getUtxo(inputId: Uint8Array): Utxo | undefined;
@@ -199,10 +201,22 @@ export function verifyPTx(parsed: ParsedPTx, ctx: PVerificationContext): Verifie
     });
   }
   if (tx.typeId === PTypeId.ExportTx && !ctx.isPeerChain(tx.destinationChain)) reject("unknown-chain", "destination chain is not another chain of this network", encodeCb58(tx.destinationChain));
-  let produced = ctx.txFee;
+  const fee = ctx.fee.fee;
+  let produced = fee;
   for (const out of tx.outputs) produced = add(produced, out.output.amount);
   if (tx.typeId === PTypeId.ExportTx) for (const out of tx.exportedOutputs) produced = add(produced, out.output.amount);
-  if (total < produced) reject("insufficient-funds", "insufficient funds", `consumed ${total}, produced ${produced - ctx.txFee} plus the fee ${ctx.txFee}`);
+  if (total < produced) {
+    if (ctx.fee.rule === "static") reject("insufficient-funds", "insufficient funds", `consumed ${total}, produced ${produced - fee} plus the fee ${fee}`);
+    // The reference's flow check since Etna: the fee joins what is produced, and the shortfall is named.
+    const { gas, price } = ctx.fee;
+    throw new PTxRejectedError("insufficient-funds", "insufficient unlocked funds", `needs ${produced - total} more ${encodeCb58(ctx.feeAssetId)}`, {
+      consumed: total.toString(),
+      produced: (produced - fee).toString(),
+      fee: fee.toString(),
+      gas: gas.toString(),
+      price: price.toString(),
+    });
+  }
   if (tx.typeId === PTypeId.MultisigAliasTx && !isNewAlias(tx.alias.id)) {
     const current = ctx.lookupAlias(tx.alias.id);
     if (current === undefined) reject("alias-not-found", "alias not found on state", ctx.formatAddress(tx.alias.id));

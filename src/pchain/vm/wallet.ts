@@ -10,8 +10,11 @@ import { matchKeys } from "./owners";
  * node's keystore-backed platform API did (exportAVAX, importAVAX) and Camino's wallet does for
  * aliases: UTXOs of the user's addresses, and of the aliases those addresses own, are spent
  * when the keys meet the owners' thresholds (the input's signature indices are the slots of
- * the owner walk, see owners.ts); the fee is the network's txFee; inputs are sorted by UTXO,
- * outputs by their bytes.
+ * the owner walk, see owners.ts); inputs are sorted by UTXO, outputs by their bytes.
+ *
+ * The fee is the network's static txFee (0.001 AVAX), as these keystore methods always paid;
+ * under the dynamic rule, when the transaction's dynamic fee is higher (a busy chain), that
+ * fee instead: the transaction is built again until what it pays covers what it owes.
  */
 
 export interface PBuiltTx extends SignedPTx {
@@ -24,6 +27,9 @@ interface Spent {
 }
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
+
+/** Rebuilds at most this many times while the dynamic fee of the transaction built exceeds the fee it pays. */
+const MAX_FEE_ROUNDS = 4;
 
 function transferOutput(assetId: Uint8Array, amount: bigint, to: Uint8Array): TransferableOutput {
   return { assetId, output: { typeId: TypeId.Secp256k1TransferOutput, amount, locktime: 0n, threshold: 1, addresses: [to] } };
@@ -91,11 +97,31 @@ export class PlatformWallet {
     return { networkId: this.chain.network.networkId, blockchainId: this.chain.chainId, memo: new Uint8Array(0) };
   }
 
+  /**
+   * `build(fee)` with the static fee, then, while the built transaction owes more (the dynamic
+   * rule on a busy chain), with what it owes.
+   */
+  private withFee(build: (fee: bigint) => PBuiltTx): PBuiltTx {
+    let fee = this.chain.txFee;
+    let built = build(fee);
+    for (let round = 0; round < MAX_FEE_ROUNDS; round++) {
+      const owed = this.chain.quoteFee(built.tx.unsignedTx).fee;
+      if (owed <= fee) break;
+      fee = owed;
+      built = build(fee);
+    }
+    return built;
+  }
+
   /** ExportTx of `amount` of the native asset to `to` on `destinationChain`. */
   export(args: { amount: bigint; destinationChain: Uint8Array; to: Uint8Array }, options: { from?: Uint8Array[]; changeAddr?: Uint8Array } = {}): PBuiltTx {
+    return this.withFee((fee) => this.buildExport(args, options, fee));
+  }
+
+  private buildExport(args: { amount: bigint; destinationChain: Uint8Array; to: Uint8Array }, options: { from?: Uint8Array[]; changeAddr?: Uint8Array }, fee: bigint): PBuiltTx {
     const from = this.spenders(options.from);
     const changeAddr = options.changeAddr ?? from[0]!;
-    const { spent, change } = this.pay(args.amount + this.chain.txFee, from, changeAddr);
+    const { spent, change } = this.pay(args.amount + fee, from, changeAddr);
     const tx: PUnsignedTx = {
       typeId: PTypeId.ExportTx,
       ...this.base(),
@@ -109,19 +135,23 @@ export class PlatformWallet {
 
   /** ImportTx of every atomic UTXO from `sourceChain` the keys can spend, less the fee, to `to`. */
   import(args: { sourceChain: Uint8Array; to: Uint8Array }, options: { from?: Uint8Array[]; changeAddr?: Uint8Array } = {}): PBuiltTx {
+    return this.withFee((fee) => this.buildImport(args, options, fee));
+  }
+
+  private buildImport(args: { sourceChain: Uint8Array; to: Uint8Array }, options: { from?: Uint8Array[]; changeAddr?: Uint8Array }, fee: bigint): PBuiltTx {
     const from = this.spenders(options.from);
     const atomic = this.chain.getAtomicUtxos(args.sourceChain, this.addresses, { limit: 1024 }).utxos;
     const imported = this.collect(atomic, undefined);
     if (imported.spent.length === 0) throw new PWalletError("nothing-to-import", `no spendable funds were found to import from ${encodeCb58(args.sourceChain)}`);
     let local: Spent[] = [];
     let available = imported.total;
-    if (available < this.chain.txFee) {
-      const paid = this.collect(this.utxosOf(from), this.chain.txFee - available);
-      if (available + paid.total < this.chain.txFee) throw new PWalletError("insufficient-funds", `insufficient funds: the import of ${available} does not cover the fee ${this.chain.txFee}`);
+    if (available < fee) {
+      const paid = this.collect(this.utxosOf(from), fee - available);
+      if (available + paid.total < fee) throw new PWalletError("insufficient-funds", `insufficient funds: the import of ${available} does not cover the fee ${fee}`);
       local = paid.spent;
       available += paid.total;
     }
-    const outputs = available > this.chain.txFee ? [transferOutput(this.chain.feeAssetId, available - this.chain.txFee, args.to)] : [];
+    const outputs = available > fee ? [transferOutput(this.chain.feeAssetId, available - fee, args.to)] : [];
     const tx: PUnsignedTx = { typeId: PTypeId.ImportTx, ...this.base(), outputs, inputs: local.map((s) => s.input), sourceChain: args.sourceChain, importedInputs: imported.spent.map((s) => s.input) };
     return { ...signPTx(tx, [...local, ...imported.spent].map((s) => s.plan)), changeAddr: options.changeAddr ?? from[0] };
   }
@@ -132,11 +162,15 @@ export class PlatformWallet {
    * current owners. The fee is paid from `from`.
    */
   multisigAlias(args: { owners: Uint8Array[]; threshold: number; memo: Uint8Array; aliasId?: Uint8Array }, options: { from?: Uint8Array[]; changeAddr?: Uint8Array } = {}): PBuiltTx {
+    return this.withFee((fee) => this.buildMultisigAlias(args, options, fee));
+  }
+
+  private buildMultisigAlias(args: { owners: Uint8Array[]; threshold: number; memo: Uint8Array; aliasId?: Uint8Array }, options: { from?: Uint8Array[]; changeAddr?: Uint8Array }, fee: bigint): PBuiltTx {
     const addresses = [...args.owners].sort(compareShortIds);
     if (addresses.some((a, i) => i > 0 && equalBytes(a, addresses[i - 1]!))) throw new PWalletError("bad-alias", "the alias's addresses must be unique");
     const from = this.spenders(options.from);
     const changeAddr = options.changeAddr ?? from[0]!;
-    const { spent, change } = this.pay(this.chain.txFee, from, changeAddr);
+    const { spent, change } = this.pay(fee, from, changeAddr);
     const plans = spent.map((s) => s.plan);
     let auth: number[] = [];
     if (args.aliasId !== undefined) {
