@@ -4,8 +4,9 @@
  * transaction request without a gas limit gets its limit here.
  */
 import { createBlock, type Block } from "@ethereumjs/block";
+import type { Common } from "@ethereumjs/common";
 import type { EVMResult } from "@ethereumjs/evm";
-import { createTx, TransactionType, type TypedTxData } from "@ethereumjs/tx";
+import { createTx, TransactionType, type TypedTransaction, type TypedTxData } from "@ethereumjs/tx";
 import { Account, type Address, createZeroAddress, KECCAK256_RLP } from "@ethereumjs/util";
 import { runTx, type RunTxResult } from "@ethereumjs/vm";
 import type { BlockTime } from "./block-time";
@@ -91,19 +92,7 @@ export class Executor {
     // Like geth, a call that names no fee runs at base fee 0, so it needs no balance for gas.
     const baseFee = gasPrice === 0n ? 0n : this.time.nextBlockBaseFee();
     const block = this.callBlock(record, isHead, gas, baseFee);
-    const data: TypedTxData = {
-      // An access list changes the intrinsic gas, so a call that has one runs as type 1.
-      type: request.accessList === undefined ? TransactionType.Legacy : TransactionType.AccessListEIP2930,
-      nonce: request.nonce ?? account.nonce,
-      gasLimit: gas,
-      gasPrice,
-      to: request.to,
-      value,
-      data: request.data ?? new Uint8Array(0),
-      accessList: request.accessList,
-    } as TypedTxData;
-    const tx = createTx(data, { common: this.state.common, freeze: false });
-    tx.getSenderAddress = () => from;
+    const tx = callTransaction(request, { from, nonce: account.nonce, gas, gasPrice }, this.state.common);
     const evm = vm.evm as NativeEVM;
     const replayFailures = evm.replayFailures;
     if (!traced) evm.replayFailures = false;
@@ -234,8 +223,33 @@ function outcomeOf(result: EVMResult & { totalGasSpent?: bigint }): CallOutcome 
   };
 }
 
+/**
+ * The transaction a call runs as: from `from`, unsigned (the VM asks it for its sender), with
+ * the request's nonce or the account's. An access list changes the intrinsic gas, so a call that
+ * has one runs as type 1.
+ */
+export function callTransaction(
+  request: TransactionRequest,
+  { from, nonce, gas, gasPrice }: { from: Address; nonce: bigint; gas: bigint; gasPrice: bigint },
+  common: Common,
+): TypedTransaction {
+  const data = {
+    type: request.accessList === undefined ? TransactionType.Legacy : TransactionType.AccessListEIP2930,
+    nonce: request.nonce ?? nonce,
+    gasLimit: gas,
+    gasPrice,
+    to: request.to,
+    value: request.value ?? 0n,
+    data: request.data ?? new Uint8Array(0),
+    accessList: request.accessList,
+  } as TypedTxData;
+  const tx = createTx(data, { common, freeze: false });
+  tx.getSenderAddress = () => from;
+  return tx;
+}
+
 /** The sender's account, once it is known to hold the value a call or transfer sends. */
-async function senderAccount(state: AccountReader, from: Address, value: bigint): Promise<Account> {
+export async function senderAccount(state: AccountReader, from: Address, value: bigint): Promise<Account> {
   const account = (await state.getAccount(from)) ?? new Account();
   if (account.balance < value) {
     throw new TransactionRejectedError(`insufficient funds for transfer: address ${from.toString()} has ${account.balance} wei, the call sends ${value}`);

@@ -17,11 +17,12 @@
  */
 import { createBlock, type Block } from "@ethereumjs/block";
 import type { EVMResult, InterpreterStep, Message } from "@ethereumjs/evm";
-import { createTx, TransactionType, type TypedTransaction, type TypedTxData } from "@ethereumjs/tx";
-import { Account, createZeroAddress, KECCAK256_RLP, type Address } from "@ethereumjs/util";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import { createZeroAddress, KECCAK256_RLP, type Address } from "@ethereumjs/util";
 import { runTx, type RunTxResult, type VM } from "@ethereumjs/vm";
 import type { BlockRecord, MinedTransaction } from "./chain";
 import { cancunHeaderFields } from "./common";
+import { callTransaction, senderAccount } from "./executor";
 import type { Engine } from "./engine";
 import { TransactionRejectedError } from "./errors";
 import type { NativeEVM } from "./precompiles";
@@ -85,26 +86,10 @@ export class TraceReplay {
     const state = record === engine.head ? live.viewAt(await live.getStateRoot(), live.multiCoin.snapshot()) : live.viewAt(record.block.header.stateRoot, record.multiCoin);
     const from = request.from ?? createZeroAddress();
     const value = request.value ?? 0n;
-    const account = (await state.getAccount(from)) ?? new Account();
-    if (account.balance < value) {
-      throw new TransactionRejectedError(`insufficient funds for transfer: address ${from.toString()} has ${account.balance} wei, the call sends ${value}`);
-    }
+    const account = await senderAccount(state, from, value);
     const gas = this.capped(request.gas ?? engine.options.blockGasLimit);
     const gasPrice = request.gasPrice ?? request.maxFeePerGas ?? 0n;
-    const tx = createTx(
-      {
-        type: request.accessList === undefined ? TransactionType.Legacy : TransactionType.AccessListEIP2930,
-        nonce: request.nonce ?? account.nonce,
-        gasLimit: gas,
-        gasPrice,
-        to: request.to,
-        value,
-        data: request.data ?? new Uint8Array(0),
-        accessList: request.accessList,
-      } as TypedTxData,
-      { common: engine.common, freeze: false },
-    );
-    tx.getSenderAddress = () => from;
+    const tx = callTransaction(request, { from, nonce: account.nonce, gas, gasPrice }, engine.common);
     // Like geth's traceCall, a call that names no fee runs at base fee 0.
     const block = this.callBlock(record, gas, gasPrice === 0n ? 0n : (record.block.header.baseFeePerGas ?? 0n));
     const vm = await this.engine.detachedVm(state);
