@@ -380,6 +380,7 @@ describe("engine: the same JSON-RPC scripts on nativekit, Hardhat's network and 
       { method: "eth_getTransactionReceipt", params: (s) => [s.pending], only },
       { method: "eth_getTransactionByHash", params: (s) => [s.pending], only, differ: TRANSACTION },
       { method: "txpool_status", only },
+      { method: "txpool_inspect", only },
       { method: "eth_getTransactionCount", params: [A0, "pending"], only },
       { method: "eth_getTransactionCount", params: [A0, "latest"], only },
       { method: "anvil_dropTransaction", params: (s) => [s.pending], only },
