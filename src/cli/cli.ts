@@ -14,6 +14,7 @@ import { type Authorize, type GetHandler, type HttpNode, startHttpNode } from ".
 import type { Dispatch, OpenSession } from "../rpc/types";
 import { createWebSocketRpc } from "../node/ws-server";
 import { type CreateNodeOptions, NODE_USAGE, parseNodeArgs } from "./node-flags";
+import { dumpStateFile, loadStateFile } from "./state-file";
 import { readPackageVersion } from "../node/package-version";
 
 export { type CreateNodeOptions, NODE_USAGE, parseNodeArgs } from "./node-flags";
@@ -217,6 +218,16 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
     return ExitCode.Failure;
   }
 
+  if (parsed.options.loadState !== undefined) {
+    try {
+      await loadStateFile(node.routes, parsed.options.loadState);
+    } catch (e) {
+      await node.close?.().catch(() => undefined);
+      deps.stderr(`error: ${messageOf(e)}\n`);
+      return ExitCode.Failure;
+    }
+  }
+
   const vault = vaultCommand?.createNodeVaultMount(parsed.options.dbDir);
   const explorer = explorerCommand?.createNodeExplorerMount(parsed.options.dbDir, writeLog);
   let server: HttpNode;
@@ -304,6 +315,10 @@ async function runNodeCommand(args: readonly string[], deps: CliDeps): Promise<n
           await server.close();
           await explorer?.close();
           await vault?.close();
+          if (parsed.options.dumpState !== undefined) {
+            await dumpStateFile(node.routes, parsed.options.dumpState);
+            deps.stdout(`The contract chain's state is in ${parsed.options.dumpState}\n`);
+          }
           await node.close?.();
           await logFile?.close();
           deps.stdout("nativekit node stopped\n");

@@ -56,6 +56,10 @@ export interface CreateNodeOptions {
   apiAuthPasswordFile?: string;
   /** `--db-dir`: the node's data directory. */
   dbDir?: string;
+  /** `--load-state`: anvil's state JSON written over the contract chain's state at start. */
+  loadState?: string;
+  /** `--dump-state`: where the contract chain's state is written, as anvil's JSON, when the node stops. */
+  dumpState?: string;
   /** `--staking-dir`: where the staking certificate and keys are kept (default `<db-dir>/staking`). */
   stakingDir?: string;
   /** `--staking-tls-cert-file` / `--staking-tls-key-file`: the staking certificate and key (PEM). */
@@ -133,6 +137,8 @@ const FLAGS: Readonly<Record<string, Flag>> = {
   silent: { kind: "boolean", key: "silent", defaultText: "false", help: "do not print the JSON-RPC methods called" },
   "api-auth-required": { kind: "boolean", key: "apiAuthRequired", defaultText: "false", help: "every API but /ext/auth needs Authorization: Bearer <token>" },
   "api-auth-password-file": { kind: "path", key: "apiAuthPasswordFile", defaultText: "(none)", help: "file holding the auth password (trimmed); required with --api-auth-required" },
+  "load-state": { kind: "path", key: "loadState", defaultText: "(none)", help: "at start, write the accounts of this state file (anvil's JSON, from --dump-state or anvil_dumpState) over the contract chain's state" },
+  "dump-state": { kind: "path", key: "dumpState", defaultText: "(none)", help: "when the node stops, write the contract chain's state to this file as anvil's JSON (what --load-state reads)" },
   "db-dir": { kind: "path", key: "dbDir", defaultText: "(none: in memory)", help: "keep the chains, atomic memory, keystore, index and auth here across restarts (LevelDB)" },
   "staking-dir": { kind: "path", key: "stakingDir", defaultText: "<db-dir>/staking, else one per process", help: "where the staking certificate and keys are kept" },
   "staking-tls-cert-file": { kind: "path", key: "stakingTlsCertFile", defaultText: "<staking-dir>/staker.crt", help: "staking TLS certificate (PEM); its hash is the node ID" },
