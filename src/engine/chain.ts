@@ -2,7 +2,9 @@
 import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import type { Address } from "@ethereumjs/util";
+import { LogIndex } from "./log-index";
 import type { MultiCoinSnapshot } from "./multicoin";
+import type { LogFilter } from "./types";
 
 /** One log as the JSON-RPC API reports it, positioned in its block. */
 export interface LogRecord {
@@ -76,6 +78,7 @@ export class ChainStore {
   private readonly byNumber: BlockRecord[] = [];
   private readonly byHash = new Map<string, BlockRecord>();
   private readonly txByHash = new Map<string, MinedTransaction>();
+  private readonly logIndex = new LogIndex();
 
   /** `first`: the number of the first block held: 0, or a fork's fork block (earlier ones are the remote's). */
   constructor(readonly first = 0n) {}
@@ -87,12 +90,14 @@ export class ChainStore {
     this.byNumber.push(record);
     this.byHash.set(record.hash, record);
     for (const mined of record.transactions) this.txByHash.set(mined.hash, mined);
+    this.logIndex.add(record);
   }
 
   /** Drops every block above `height`. */
   truncate(height: bigint): void {
     while (this.first + BigInt(this.byNumber.length) > height + 1n) {
       const record = this.byNumber.pop()!;
+      this.logIndex.remove(record);
       this.byHash.delete(record.hash);
       for (const mined of record.transactions) this.txByHash.delete(mined.hash);
     }
@@ -121,6 +126,22 @@ export class ChainStore {
     return this.txByHash.get(hash.toLowerCase());
   }
 
+  /**
+   * The blocks a logs query must read: those the log index names when the query names addresses
+   * or topics, else every block of its range; ascending, clamped to the chain.
+   */
+  *logBlocks(filter: LogFilter): Iterable<BlockRecord> {
+    const candidates = this.logIndex.candidates(filter);
+    if (candidates === undefined) {
+      yield* this.range(filter.fromBlock, filter.toBlock);
+      return;
+    }
+    for (const n of candidates) {
+      const record = this.byNumberOrUndefined(BigInt(n));
+      if (record !== undefined) yield record;
+    }
+  }
+
   /** Blocks from `from` to `to` inclusive, clamped to the chain. */
   *range(from: bigint, to: bigint): Iterable<BlockRecord> {
     const last = to < this.height ? to : this.height;
@@ -129,4 +150,4 @@ export class ChainStore {
 }
 
 /** The chain as read outside the engine: everything but appending and truncating. */
-export type ChainView = Pick<ChainStore, "first" | "head" | "height" | "byNumberOrUndefined" | "byHashOrUndefined" | "transaction" | "range">;
+export type ChainView = Pick<ChainStore, "first" | "head" | "height" | "byNumberOrUndefined" | "byHashOrUndefined" | "transaction" | "range" | "logBlocks">;

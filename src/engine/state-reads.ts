@@ -7,7 +7,6 @@ import { Account, bytesToUnprefixedHex, setLengthLeft, type Address } from "@eth
 import type { BlockRecord, LogRecord } from "./chain";
 import type { ChainState } from "./chain-state";
 import { UnknownBlockError } from "./errors";
-import { bloomTestOf } from "./log-bloom";
 import type { BlockSelector, LogFilter } from "./types";
 
 export class StateReads {
@@ -71,10 +70,8 @@ export class StateReads {
    */
   getLogs(filter: LogFilter, stopAfter: number = Number.POSITIVE_INFINITY): LogRecord[] {
     const out: LogRecord[] = [];
-    // A block whose bloom rules the query out is skipped without reading its receipts.
-    const mayMatch = bloomTestOf(filter);
-    for (const record of this.state.chain.range(filter.fromBlock, filter.toBlock)) {
-      if (mayMatch !== undefined && !mayMatch(record.block.header.logsBloom)) continue;
+    // Only the blocks the log index names, when the query names addresses or topics.
+    for (const record of this.state.chain.logBlocks(filter)) {
       for (const mined of record.transactions) {
         for (const log of mined.receipt.logs) {
           if (!logMatches(log, filter)) continue;
