@@ -9,6 +9,7 @@
  * `to` (JUMPDEST PUSH1 0 JUMP), so nothing needs deploying.
  */
 import { expect } from "chai";
+import { gzipSync } from "node:zlib";
 
 import { PATHS } from "../../src/network/paths";
 import { type CliNode, startedCliNode } from "../helpers/cli-node";
@@ -105,6 +106,19 @@ describe("hostile input: HTTP JSON-RPC, a call that runs for long", function () 
     );
     console.log(`      eth_blockNumber median while two clients trace endless calls: ${median.toFixed(1)} ms`);
     expect(median).to.be.below(50);
+  });
+
+  it("an anvil_loadState gzip that unzips to more than 64 MiB is refused without unzipping it all", async () => {
+    const bomb = gzipSync(Buffer.alloc(65 * 1024 * 1024, 0x20));
+    expect(bomb.length).to.be.below(1024 * 1024);
+    const answer = await post("anvil_loadState", [`0x${bomb.toString("hex")}`]);
+    expect(answer.error).to.deep.equal({ code: -32602, message: "anvil_loadState: the state is larger than 64 MiB once unzipped, the most this node loads" });
+  });
+
+  it("an anvil_loadState state nested deeper than 64 levels is refused before it is parsed", async () => {
+    const deep = gzipSync(Buffer.from(`{"accounts":${"[".repeat(100_000)}`));
+    const answer = await post("anvil_loadState", [`0x${deep.toString("hex")}`]);
+    expect(answer.error?.message).to.equal("anvil_loadState: the state is nested more than 64 levels deep; anvil_dumpState's output is not");
   });
 
   it("a value of --rpc-evm-timeout that is not a duration is refused at start, naming the flag", async () => {

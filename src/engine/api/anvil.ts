@@ -18,6 +18,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { Address, bigIntToBytes, bytesToHex, concatBytes, createAddressFromString, equalsBytes, generateAddress, hexToBytes, KECCAK256_RLP, setLengthLeft } from "@ethereumjs/util";
 import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams } from "../../rpc/errors";
+import { jsonNestingDepth } from "../../rpc/json-depth";
 import type { Engine } from "../engine";
 import { InvalidInputError, UnavailableOperationError } from "../errors";
 import { keccak256 } from "../keccak";
@@ -347,14 +348,27 @@ function withPrefix(hex: string): `0x${string}` {
   return (hex.startsWith("0x") ? hex : `0x${hex}`) as `0x${string}`;
 }
 
+/**
+ * The largest state anvil_loadState unzips, and the deepest nesting it parses: a few kilobytes
+ * of gzip can unzip to gigabytes, and the request's own limits see only the zipped bytes.
+ */
+const MAX_STATE_BYTES = 64 * 1024 * 1024;
+const MAX_STATE_DEPTH = 64;
+
 /** Writes the accounts of a dump (anvil's format, gzipped or not) over the head state; blocks and transactions in it are not replayed. */
 async function loadState(e: Engine, [data]: unknown[]): Promise<true> {
   const bytes = p.data(data, "state");
   let text: string;
   try {
-    text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : Buffer.from(bytes)).toString("utf8");
+    text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes, { maxOutputLength: MAX_STATE_BYTES }) : Buffer.from(bytes)).toString("utf8");
   } catch (error) {
+    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
+      throw invalidParams(`anvil_loadState: the state is larger than ${MAX_STATE_BYTES / 1024 / 1024} MiB once unzipped, the most this node loads`);
+    }
     throw invalidParams(`anvil_loadState: the state is not gzip data (${(error as Error).message})`);
+  }
+  if (jsonNestingDepth(text, MAX_STATE_DEPTH) > MAX_STATE_DEPTH) {
+    throw invalidParams(`anvil_loadState: the state is nested more than ${MAX_STATE_DEPTH} levels deep; anvil_dumpState's output is not`);
   }
   let state: { accounts?: Record<string, Partial<DumpedAccount>> };
   try {
