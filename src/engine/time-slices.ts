@@ -26,6 +26,20 @@ export async function jsonArrayInSlices<T>(items: readonly T[], toJson: (item: T
 /** Items joined into one part of a JSON array (a log is about 400 bytes). */
 const ITEMS_PER_PART = 64;
 
+/**
+ * A loop's turns of the event loop: `next()` waits for one once about 10 ms of work have passed
+ * since the last (for a loop of awaited steps that never wait for I/O, such as mining blocks).
+ */
+export class TimeSlices {
+  private sliceEnd = performance.now() + EXECUTION_SLICE_MS;
+
+  async next(): Promise<void> {
+    if (performance.now() < this.sliceEnd) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.sliceEnd = performance.now() + EXECUTION_SLICE_MS;
+  }
+}
+
 /** `items.map(map)`, with a turn of the event loop after each slice of about 10 ms of work. */
 export async function mapInSlices<T, U>(items: readonly T[], map: (item: T, index: number) => U): Promise<U[]> {
   const out: U[] = new Array<U>(items.length);

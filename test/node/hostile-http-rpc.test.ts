@@ -121,6 +121,12 @@ describe("hostile input: HTTP JSON-RPC, a call that runs for long", function () 
     expect(answer.error?.message).to.equal("anvil_loadState: the state is nested more than 64 levels deep; anvil_dumpState's output is not");
   });
 
+  it("while a client mines thousands of blocks with hardhat_mine, eth_blockNumber stays under 50 ms median for another", async () => {
+    const median = await whileHammered(() => post("hardhat_mine", ["0x7d0"]), () => medianLatencyMs(blockNumber), 1);
+    console.log(`      eth_blockNumber median while a client mines 2000 blocks at a time: ${median.toFixed(1)} ms`);
+    expect(median).to.be.below(50);
+  });
+
   it("a value of --rpc-evm-timeout that is not a duration is refused at start, naming the flag", async () => {
     const { startCliNode } = await import("../helpers/cli-node");
     const start = await startCliNode(["--rpc-evm-timeout", "5"]);

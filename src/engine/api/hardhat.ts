@@ -9,6 +9,7 @@ import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams } from "../../rpc/errors";
 import type { Engine } from "../engine";
 import type { ForkingOptions } from "../options";
+import { TimeSlices } from "../time-slices";
 import { setBalance, setCode, setNonce, setStorageAt } from "./anvil";
 import * as p from "./params";
 import { CLIENT_VERSION } from "./web3";
@@ -58,7 +59,10 @@ export function hardhatApi(engine: Engine, options: RpcApiOptions): RpcApi {
  * `interval` seconds after its parent (at least one second: a block is always later than its parent).
  */
 export async function mineBlocks(e: Engine, count: bigint, interval: bigint): Promise<void> {
+  // Mining thousands of blocks takes seconds: a node answers cheap requests meanwhile.
+  const slices = new TimeSlices();
   for (let i = 0n; i < count; i++) {
+    await slices.next();
     const parent = e.head.block.header.timestamp;
     await e.mineBlock(i === 0n ? {} : { timestamp: parent + interval });
   }
