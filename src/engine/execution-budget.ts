@@ -44,13 +44,13 @@ export class ExecutionBudget {
   private sliceEnd = Number.POSITIVE_INFINITY;
   private jumpdests = 0;
   private expired = false;
-  /** Whether an execution of several messages (an estimate's search, a block) is running. */
+  /** Whether an execution begun with `begin` (a call, or an estimate's search of several runs) is running. */
   private spanning = false;
 
   /**
-   * Starts an execution of one or more messages (a call, an estimate's whole search, a block's
-   * transactions): its first slice from now, and with `timeoutMs` (> 0) a time limit. Returns
-   * the function that ends it.
+   * Starts an execution of one or more messages (a call, or an estimate's whole search): its
+   * first slice from now, and with `timeoutMs` (> 0) a time limit. Returns the function that
+   * ends it. A mined transaction is not begun: each of its messages starts a slice of its own.
    */
   begin(timeoutMs?: number): () => void {
     const now = performance.now();
