@@ -9,6 +9,7 @@
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 
+import { medianLatencyMs } from "../test/helpers/latency";
 import { REPO_ROOT } from "./peers";
 
 export const LOGS_BENCH_USAGE = `Usage: npm run bench -- logs [--blocks N] [--queries Q]
@@ -22,16 +23,6 @@ const COMMON_TOPIC = `0x${"00".repeat(31)}07`;
 const RARE_TOPIC = `0x${"ab".repeat(32)}`;
 /** Init code: LOG1 with the topic, then STOP (each transaction makes a new emitter). */
 const logWith = (topic: string) => `0x7f${topic.slice(2)}60006000a100`;
-
-async function median(times: number, run: () => Promise<unknown>): Promise<number> {
-  const samples: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const started = performance.now();
-    await run();
-    samples.push(performance.now() - started);
-  }
-  return samples.sort((a, b) => a - b)[Math.floor(times / 2)]!;
-}
 
 export async function logsBenchMain(argv: string[]): Promise<number> {
   let values: { blocks?: string; queries?: string; help?: boolean };
@@ -71,8 +62,8 @@ export async function logsBenchMain(argv: string[]): Promise<number> {
     const rare = await getLogs(RARE_TOPIC);
     const common = await getLogs(COMMON_TOPIC);
     if (rare.length !== 1 || common.length !== size - 1) throw new Error(`wrong answers at ${size} blocks: ${rare.length} rare log(s), ${common.length} common ones (expected 1 and ${size - 1})`);
-    const rareMs = await median(queries, () => getLogs(RARE_TOPIC));
-    const commonMs = await median(Math.max(3, Math.floor(queries / 5)), () => getLogs(COMMON_TOPIC));
+    const rareMs = await medianLatencyMs(() => getLogs(RARE_TOPIC), queries);
+    const commonMs = await medianLatencyMs(() => getLogs(COMMON_TOPIC), Math.max(3, Math.floor(queries / 5)));
     process.stdout.write(`  ${String(size).padStart(7)} blocks   one block matches: ${rareMs.toFixed(2)} ms   every block matches (${common.length} logs): ${commonMs.toFixed(0)} ms\n`);
   }
   return 0;

@@ -3,6 +3,7 @@ import hre from "hardhat";
 import { createNativeProvider, type NativeProvider } from "../../src/engine/provider";
 import { ExecutionFailureRpcError } from "../../src/engine/api/errors";
 import { DEFAULT_RPC_GAS_CAP } from "../../src/engine/options";
+import { medianLatencyMs } from "../helpers/latency";
 import { refusalOf } from "../helpers/refusal";
 
 /** Init code that returns the gas left when it runs: GAS, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN. */
@@ -15,16 +16,6 @@ async function loopingContract(provider: NativeProvider): Promise<{ address: str
   const { contractAddress } = (await provider.request({ method: "eth_getTransactionReceipt", params: [hash] })) as { contractAddress: string };
   const burnGas = (await hre.ethers.getContractFactory("Failing")).interface.encodeFunctionData("burnGas");
   return { address: contractAddress, burnGas };
-}
-
-async function medianMs(times: number, run: () => Promise<unknown>): Promise<number> {
-  const samples: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const start = performance.now();
-    await run();
-    samples.push(performance.now() - start);
-  }
-  return samples.sort((a, b) => a - b)[Math.floor(times / 2)]!;
 }
 
 describe("hostile input: eth_call and eth_estimateGas run with at most rpcGasCap gas", () => {
@@ -43,7 +34,7 @@ describe("hostile input: eth_call and eth_estimateGas run with at most rpcGasCap
     expect(error.message).to.equal("out of gas");
     // 2M gas of a storage loop takes a fraction of a second; all the gas took minutes before the cap.
     expect(performance.now() - started).to.be.below(5_000);
-    expect(await medianMs(20, () => provider.request({ method: "eth_blockNumber" }))).to.be.below(50);
+    expect(await medianLatencyMs(() => provider.request({ method: "eth_blockNumber" }))).to.be.below(50);
   });
 
   it("an estimate of an endless loop searches no higher than the cap", async () => {
