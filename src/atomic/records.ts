@@ -3,7 +3,7 @@
  * "<destination chain>/<source chain>/<input ID>" (hex), holding the UTXO bytes and the
  * addresses that own it.
  */
-import type { AtomicElement } from "./shared-memory";
+import type { AtomicElement } from "./element";
 import { encodeRecord, RecordReader, toHex } from "../storage/record-codec";
 
 export function elementKey(destination: Uint8Array, source: Uint8Array, key: Uint8Array): string {

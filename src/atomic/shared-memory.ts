@@ -1,30 +1,19 @@
 import { bytesToHex } from "../encoding";
 import type { DurableStore } from "../storage";
 import { MirroredRecords } from "../storage/mirrored-records";
+import type { AtomicElement, AtomicRequests } from "./element";
 import { elementKey, elementRecord, readElement } from "./records";
 
-/**
+export type { AtomicElement, AtomicRequests } from "./element";
+
+/*
  * Shared atomic memory between chains, as the reference node keeps it: a chain that exports
  * puts UTXOs into the destination chain's inbox (keyed by the source chain), indexed by the
  * addresses that own them; the destination chain's import removes them. Put and remove of one
  * transaction are applied together or not at all.
  */
-export interface AtomicElement {
-  /** 32-byte input ID of the UTXO (sha256 of index ‖ txID, as the node derives it). */
-  key: Uint8Array;
-  /** The UTXO's bytes (codec version 0, UTXO layout). */
-  value: Uint8Array;
-  /** Short IDs (20 bytes) of the addresses that can spend it, for lookups by address. */
-  traits: Uint8Array[];
-}
 
-export interface AtomicRequests {
-  /** UTXOs to put into `peerChain`'s inbox from this chain. */
-  put?: AtomicElement[];
-  /** Keys to remove from this chain's inbox from `peerChain` (spent by an import). */
-  remove?: Uint8Array[];
-}
-
+/** One page of an indexed listing. */
 export interface IndexedPage {
   values: Uint8Array[];
   /** Where the next page starts (the last trait and key returned), undefined when done. */

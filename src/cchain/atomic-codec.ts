@@ -5,10 +5,13 @@ import { EVM_ADDRESS_LENGTH } from "../encoding";
 import {
   ByteReader,
   ByteWriter,
-  CodecError,
+  checkEncodedSize,
+  checkObject,
   type Credential,
+  encodeFail,
+  encodeVersioned,
   ID_LENGTH,
-  MAX_CODEC_SIZE,
+  openVersioned,
   SHORT_ID_LENGTH,
   SIGNATURE_LENGTH,
   SignatureError,
@@ -18,7 +21,7 @@ import {
   TypeId,
   recoverPublicKey,
   signHash,
-} from "../xchain/codec";
+} from "../utxo/codec";
 
 /*
  * The contract chain's atomic transaction codec, byte-for-byte that of the reference node's
@@ -111,16 +114,6 @@ function txName(typeId: number): string {
   return typeId === AtomicTypeId.ImportTx ? "ImportTx" : typeId === AtomicTypeId.ExportTx ? "ExportTx" : "UnsignedAtomicTx";
 }
 
-function encodeFail(path: string, problem: string): never {
-  throw new CodecError(`cannot encode ${path}: ${problem}`, { path });
-}
-
-function checkObject(value: unknown, path: string): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    encodeFail(path, `expected an object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
-  }
-}
-
 function checkTypeId(value: { typeId: unknown }, expected: number, name: string, path: string): void {
   if (value.typeId !== expected) encodeFail(`${path}.typeId`, `expected ${expected} (${name}), got ${String(value.typeId)}`);
 }
@@ -200,29 +193,19 @@ function writeUnsignedTx(w: ByteWriter, tx: UnsignedAtomicTx): void {
   }
 }
 
-function checkSize(bytes: Uint8Array, what: string): Uint8Array {
-  if (bytes.length > MAX_CODEC_SIZE) {
-    throw new CodecError(`cannot encode ${what}: ${bytes.length} bytes exceed the codec's limit of ${MAX_CODEC_SIZE} bytes`, { path: what });
-  }
-  return bytes;
-}
-
 /** Unsigned atomic transaction bytes (codec version + type ID + fields): what the signatures cover. */
 export function encodeUnsignedAtomicTx(tx: UnsignedAtomicTx): Uint8Array {
-  const w = new ByteWriter();
-  w.uint16(ATOMIC_CODEC_VERSION, "codecVersion");
-  writeUnsignedTx(w, tx);
-  return checkSize(w.finish(), "unsigned atomic transaction");
+  return checkEncodedSize(encodeVersioned((w) => writeUnsignedTx(w, tx), ATOMIC_CODEC_VERSION), "unsigned atomic transaction");
 }
 
 /** Signed atomic transaction bytes: codec version + unsigned tx + credentials. */
 export function encodeSignedAtomicTx(tx: SignedAtomicTx): Uint8Array {
   checkObject(tx, "SignedAtomicTx");
-  const w = new ByteWriter();
-  w.uint16(ATOMIC_CODEC_VERSION, "codecVersion");
-  writeUnsignedTx(w, tx.unsignedTx);
-  w.list(tx.credentials, "SignedAtomicTx.credentials", (cred, i) => writeCredential(w, cred, `SignedAtomicTx.credentials[${i}]`));
-  return checkSize(w.finish(), "signed atomic transaction");
+  const bytes = encodeVersioned((w) => {
+    writeUnsignedTx(w, tx.unsignedTx);
+    w.list(tx.credentials, "SignedAtomicTx.credentials", (cred, i) => writeCredential(w, cred, `SignedAtomicTx.credentials[${i}]`));
+  }, ATOMIC_CODEC_VERSION);
+  return checkEncodedSize(bytes, "signed atomic transaction");
 }
 
 /** An EVMOutput alone (60 bytes, no codec version). */
@@ -313,19 +296,9 @@ function readUnsignedTx(r: ByteReader): UnsignedAtomicTx {
   return { typeId, networkId, blockchainId, destinationChain, ins, exportedOutputs };
 }
 
-function openVersioned(bytes: Uint8Array, what: string): ByteReader {
-  const r = new ByteReader(bytes);
-  if (bytes.length > MAX_CODEC_SIZE) {
-    r.fail(what, `input is ${bytes.length} bytes, above the codec's limit of ${MAX_CODEC_SIZE} bytes`, 0);
-  }
-  const version = r.uint16(`${what}.codecVersion`);
-  if (version !== ATOMIC_CODEC_VERSION) r.fail(`${what}.codecVersion`, `unsupported codec version ${version} (expected ${ATOMIC_CODEC_VERSION})`, 0);
-  return r;
-}
-
 /** Decode unsigned atomic transaction bytes (codec version + unsigned tx); rejects trailing bytes. */
 export function decodeUnsignedAtomicTx(bytes: Uint8Array): UnsignedAtomicTx {
-  const r = openVersioned(bytes, "UnsignedAtomicTx");
+  const r = openVersioned(bytes, "UnsignedAtomicTx", ATOMIC_CODEC_VERSION);
   const tx = readUnsignedTx(r);
   r.end(txName(tx.typeId));
   return tx;
@@ -336,7 +309,7 @@ export function decodeUnsignedAtomicTx(bytes: Uint8Array): UnsignedAtomicTx {
  * the only kind the node can verify an atomic input with.
  */
 export function parseSignedAtomicTx(signedBytes: Uint8Array): ParsedAtomicTx {
-  const r = openVersioned(signedBytes, "SignedAtomicTx");
+  const r = openVersioned(signedBytes, "SignedAtomicTx", ATOMIC_CODEC_VERSION);
   const unsignedTx = readUnsignedTx(r);
   const unsignedLength = r.offset;
   const credentials = r.list("SignedAtomicTx.credentials", (i) => readCredential(r, `SignedAtomicTx.credentials[${i}]`));

@@ -14,7 +14,7 @@ import {
   type Utxo,
   compareUtxoIds,
   shortIdFromPrivateKey,
-} from "../xchain/codec";
+} from "../utxo/codec";
 import {
   AtomicTypeId,
   type EvmInput,

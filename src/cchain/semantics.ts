@@ -23,7 +23,7 @@ import {
   recoverPublicKey,
   shortIdFromPublicKey,
   utxoId,
-} from "../xchain/codec";
+} from "../utxo/codec";
 import { AtomicTypeId, type ParsedAtomicTx, type UnsignedExportTx, type UnsignedImportTx, evmAddressOfPublicKey } from "./atomic-codec";
 import { type AtomicContext, hex } from "./context";
 import { fail } from "./errors";

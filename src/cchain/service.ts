@@ -10,7 +10,8 @@ import type { BlockRecord } from "../engine/chain";
 import { encodeCb58 } from "../encoding";
 import { LOCAL_NETWORK, type NetworkIdentifiers } from "../network/constants";
 import type { DurableStore } from "../storage";
-import { CodecError, type Utxo, decodeUtxo, shortIdFromPrivateKey } from "../xchain/codec";
+import { CodecError, type Utxo, decodeUtxo, shortIdFromPrivateKey } from "../utxo/codec";
+import { IssueForwarding } from "../utxo/forwarding";
 import { AtomicTypeId, type ParsedAtomicTx, parseSignedAtomicTx } from "./atomic-codec";
 import { buildExportTx, buildImportTx } from "./builders";
 import { type AtomicContext, atomicContextOf } from "./context";
@@ -78,7 +79,8 @@ export class ContractChainAtomics {
   private readonly clock: () => bigint;
   private readonly records = new Map<string, TxRecord>();
   private readonly store: DurableStore | undefined;
-  private submit: ((signedBytes: Uint8Array) => Promise<string>) | undefined;
+  /** Accepted here, or (a follower) handed to the producer, which answers the transaction's cb58 ID. */
+  private readonly forwarding = new IssueForwarding<string>();
   /** Transactions whose block is being accepted (its listeners run before the record is made), by cb58 ID. */
   private readonly accepting = new Map<string, Uint8Array>();
   /** Forwarded transactions awaited, by cb58 ID. */
@@ -133,7 +135,7 @@ export class ContractChainAtomics {
    * for its content is then reported as Dropped.
    */
   issue(tx: Uint8Array | ParsedAtomicTx): Promise<AcceptedAtomicTx> {
-    return this.submit === undefined ? this.acceptHere(tx) : this.forward(tx);
+    return this.forwarding.submit === undefined ? this.acceptHere(tx) : this.forward(tx);
   }
 
   /** Verifies and accepts a transaction on this chain, whatever `forwardIssuesTo` set (a follower applying its producer's block). */
@@ -147,12 +149,12 @@ export class ContractChainAtomics {
    * resolve once this chain has accepted it from the producer's block.
    */
   forwardIssuesTo(submit: (signedBytes: Uint8Array) => Promise<string>): void {
-    this.submit = submit;
+    this.forwarding.forwardTo(submit);
   }
 
   private async forward(tx: Uint8Array | ParsedAtomicTx): Promise<AcceptedAtomicTx> {
     let bytes = tx instanceof Uint8Array ? tx : tx.signedBytes;
-    const txId = await this.submit!(bytes);
+    const txId = await this.forwarding.submit!(bytes);
     const record = this.records.get(txId);
     const height = record === undefined ? undefined : this.acceptedHeight(txId, record);
     if (record !== undefined && height !== undefined) {
@@ -199,7 +201,7 @@ export class ContractChainAtomics {
         utxos,
         now: this.now(),
       });
-      return this.submit === undefined ? this.issueLocked(parsed) : parsed;
+      return this.forwarding.submit === undefined ? this.issueLocked(parsed) : parsed;
     }).then((result) => ("signedBytes" in result ? this.forward(result) : result));
   }
 
@@ -216,7 +218,7 @@ export class ContractChainAtomics {
         baseFee: params.baseFee ?? this.suggestedBaseFee(),
         keys: params.keys,
       });
-      return this.submit === undefined ? this.issueLocked(parsed) : parsed;
+      return this.forwarding.submit === undefined ? this.issueLocked(parsed) : parsed;
     }).then((result) => ("signedBytes" in result ? this.forward(result) : result));
   }
 

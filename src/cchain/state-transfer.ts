@@ -12,7 +12,7 @@ import { Account, Address } from "@ethereumjs/util";
 import type { AtomicElement, AtomicRequests } from "../atomic/shared-memory";
 import type { AtomicStateReader, AtomicStateWriter } from "../engine/atomic-host";
 import { encodeCb58, equalBytes } from "../encoding";
-import { encodeUtxo, utxoId } from "../xchain/codec";
+import { encodeUtxo, utxoId } from "../utxo/codec";
 import { AtomicTypeId, type UnsignedAtomicTx } from "./atomic-codec";
 import { hex } from "./context";
 import { fail } from "./errors";

@@ -19,7 +19,7 @@ import {
   compareUtxoIds,
   validateInputSignatureIndices,
   validateOutputOwners,
-} from "../xchain/codec";
+} from "../utxo/codec";
 import { AtomicTypeId, type UnsignedAtomicTx, type UnsignedExportTx, type UnsignedImportTx, compareEvmInputs, compareEvmOutputs } from "./atomic-codec";
 import { type AtomicContext, P_CHAIN_ID, isPeerChain } from "./context";
 import { fail } from "./errors";

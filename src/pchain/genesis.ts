@@ -10,7 +10,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { decodeCb58, decodePrivateKey, EncodingError, formatChainAddress, parseChainAddress } from "../encoding";
 import { LOCAL_TEST_KEY, type NetworkIdentifiers } from "../network/constants";
-import { ByteWriter, CODEC_VERSION, compareShortIds, encodeUtxo, shortIdFromPrivateKey, TypeId, type Utxo } from "../xchain/codec";
+import { ByteWriter, CODEC_VERSION, compareShortIds, encodeUtxo, shortIdFromPrivateKey, TypeId, type Utxo } from "../utxo/codec";
 import { type AliasWithNonce, encodeAliasWithNonce, genesisAliasId } from "./codec";
 import { type PlatformFeeOptions, parseFeeOptionsJson } from "./fees";
 

@@ -35,7 +35,7 @@ import {
   SHORT_ID_LENGTH,
   txId,
   TypeId,
-} from "./codec";
+} from "../utxo/codec";
 
 /** One asset of the genesis: its alias (usable in place of its ID in API calls) and its creation. */
 export interface GenesisAsset {

@@ -5,8 +5,8 @@ import path from "node:path";
 /**
  * The layers of ../shared/design/architecture.md, as the imports of src/ must follow them: each
  * folder and the folders it may import. Ground (encoding, crypto, network identifiers, the
- * durable key-value storage) and the protocol (rpc) at the bottom; the domain (engine, exchange chain, atomic memory, keystore,
- * then the contract chain's atomic side); the node; the adapters (clients, flows, deploy,
+ * durable key-value storage) and the protocol (rpc) at the bottom; the domain (engine, atomic memory, keystore, the
+ * UTXO-chain core, then the chains that compose it: exchange, platform, the contract chain's atomic side); the node; the adapters (clients, flows, deploy,
  * Hardhat, the command line) on the public surfaces. No import runs up.
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -18,10 +18,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   atomic: ["encoding", "storage"],
   keystore: ["encoding", "crypto", "rpc", "storage"],
   engine: ["encoding", "crypto", "network", "rpc", "storage"],
-  xchain: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore"],
-  pchain: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore", "xchain"],
-  cchain: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore", "engine", "xchain"],
-  node: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore", "engine", "xchain", "cchain", "pchain"],
+  utxo: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore"],
+  xchain: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore", "utxo"],
+  pchain: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore", "utxo"],
+  cchain: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore", "engine", "utxo"],
+  node: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore", "engine", "utxo", "xchain", "cchain", "pchain"],
   clients: ["encoding", "network"],
   flows: ["encoding", "network", "clients"],
   deploy: ["encoding", "network"],
@@ -36,13 +37,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
  * domain folders stays out of a service's reach.
  */
 const WIRE_FORMATS: Record<string, readonly string[]> = {
-  services: ["xchain/codec", "pchain/codec"],
+  services: ["utxo/codec", "pchain/codec"],
 };
-const WIRE_FORMAT_IMPORTS: readonly string[] = ["encoding", "crypto", "xchain/codec"];
+const WIRE_FORMAT_IMPORTS: readonly string[] = ["encoding", "crypto", "utxo/codec"];
 
 const SRC = path.join(__dirname, "..", "..", "src");
 
-/** The src/-relative path of an import, e.g. "xchain/codec/sign" for "../../xchain/codec/sign". */
+/** The src/-relative path of an import, e.g. "utxo/codec/sign" for "../../utxo/codec/sign". */
 function importedPath(file: string, specifier: string): string {
   return path.relative(SRC, path.resolve(path.dirname(file), specifier)).split(path.sep).join("/");
 }
@@ -110,6 +111,22 @@ describe("architecture: the layers of src/", () => {
           if (isUnder(target, wire)) continue;
           if (!WIRE_FORMAT_IMPORTS.some((allowed) => isUnder(target, allowed))) violations.push(`${path.relative(SRC, file)} imports ${match[1]}`);
         }
+      }
+    }
+    expect(violations).to.deep.equal([]);
+  });
+
+  it("keeps each chain to its own folder and the UTXO-chain core: no chain imports another chain's code", () => {
+    // A chain's folder is all of it (api/, vm/, codec/, genesis, ...): what two chains share
+    // lives in src/utxo, so nothing of one chain (its API, its state machine, its codec) is
+    // reached from another; the node, which assembles them, is the one place that names them all.
+    const chains = ["xchain", "pchain", "cchain"];
+    const violations: string[] = [];
+    for (const file of files) {
+      const folder = folderOf(file);
+      if (!chains.includes(folder)) continue;
+      for (const { folder: target, specifier } of importedFolders(file)) {
+        if (chains.includes(target)) violations.push(`${path.relative(SRC, file)} imports ${specifier} (${folder} -> ${target})`);
       }
     }
     expect(violations).to.deep.equal([]);

@@ -8,7 +8,7 @@ import { Keystore } from "../../src/keystore/keystore";
 import { startHttpNode } from "../../src/node/http-server";
 import { LOCAL_NETWORK } from "../../src/network/constants";
 import type { Dispatch } from "../../src/rpc";
-import { TypeId, decodeUtxo, encodeUtxo, shortIdFromPrivateKey, utxoId, type Utxo } from "../../src/xchain/codec";
+import { TypeId, decodeUtxo, encodeUtxo, shortIdFromPrivateKey, utxoId, type Utxo } from "../../src/utxo/codec";
 import {
   AtomicTypeId,
   CONTRACT_CHAIN_ATOMIC_METHODS,

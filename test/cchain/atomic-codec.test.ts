@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { decodeCb58 } from "../../src/encoding";
-import { CodecError, TypeId, decodeUtxo, encodeUtxo, shortIdFromPrivateKey } from "../../src/xchain/codec";
+import { CodecError, MAX_CODEC_SIZE, TypeId, decodeUtxo, encodeUtxo, shortIdFromPrivateKey } from "../../src/utxo/codec";
 import {
   AtomicTypeId,
   type UnsignedExportTx,
@@ -143,6 +143,11 @@ describe("contract-chain atomic codec: the reference layout byte for byte", func
 
   it("ethereum address of the ewoq key is the well-known local-network account", function () {
     expect(hex(evmAddressOfPrivateKey(decodeCb58(AG_TEST_KEYS[3])))).to.equal("8db97c7cece249c2b98bdc0226cc4c2a57bf52fc");
+  });
+
+  it("refuses bytes above the codec's size limit in the words every UTXO chain's codec uses", function () {
+    const error = expectCodecError(() => parseSignedAtomicTx(new Uint8Array(MAX_CODEC_SIZE + 1)), /input is \d+ bytes/);
+    expect(error.message).to.include(`input is ${MAX_CODEC_SIZE + 1} bytes, above the reference codec's limit of ${MAX_CODEC_SIZE} bytes`);
   });
 
   it("rejects malformed bytes with the offending field and offset", function () {

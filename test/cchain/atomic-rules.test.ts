@@ -10,7 +10,7 @@ import { Address } from "@ethereumjs/util";
 import { SharedMemory } from "../../src/atomic/shared-memory";
 import { NativeStateManager } from "../../src/engine/state-manager";
 import { UINT64_MAX, encodeCb58 } from "../../src/encoding";
-import { TypeId, encodeUtxo, shortIdFromPrivateKey, utxoId, type Output, type TransferableInput, type Utxo } from "../../src/xchain/codec";
+import { TypeId, encodeUtxo, shortIdFromPrivateKey, utxoId, type Output, type TransferableInput, type Utxo } from "../../src/utxo/codec";
 import {
   AtomicTxError,
   AtomicTypeId,

@@ -3,7 +3,7 @@ import { Address } from "@ethereumjs/util";
 import { SharedMemory } from "../../src/atomic/shared-memory";
 import { createNativeProvider } from "../../src/engine";
 import { NativeStateManager } from "../../src/engine/state-manager";
-import { TypeId, encodeUtxo, shortIdFromPrivateKey, utxoId, type TransferableInput, type Utxo } from "../../src/xchain/codec";
+import { TypeId, encodeUtxo, shortIdFromPrivateKey, utxoId, type TransferableInput, type Utxo } from "../../src/utxo/codec";
 import {
   ATOMIC_TX_INTRINSIC_GAS,
   AtomicTxError,

@@ -8,7 +8,7 @@ import { LOCAL_NETWORK } from "../../src/network/constants";
 import type { Dispatch } from "../../src/rpc";
 import type { DurableStore } from "../../src/storage";
 import { DamagedRecordError } from "../../src/storage/record-codec";
-import { encodeUtxo, shortIdFromPrivateKey, TypeId, type Utxo, utxoId } from "../../src/xchain/codec";
+import { encodeUtxo, shortIdFromPrivateKey, TypeId, type Utxo, utxoId } from "../../src/utxo/codec";
 import { STORE_KINDS, type TestStore } from "../helpers/stores";
 import { AG_TEST_KEYS } from "./vectors";
 

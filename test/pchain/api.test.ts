@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { decodeNodeBytes, encodeCb58 } from "../../src/encoding";
 import { decodePBlock, PTypeId } from "../../src/pchain";
-import { decodeUtxo } from "../../src/xchain/codec";
+import { decodeUtxo } from "../../src/utxo/codec";
 import { addressOf, EWOQ, pAddress, type PNode, startWithUser, testKey, USER, xAddress } from "./helpers";
 
 const P_ID = "11111111111111111111111111111111LpoYY";
@@ -62,7 +62,7 @@ describe("pchain API over HTTP", function () {
     expect(decodeUtxo(decodeNodeBytes(first.utxos[0]!, "hex")).output.addresses).to.deep.equal([EWOQ]);
     expect((await node.fail("platform.getUTXOs", { addresses: [] })).code).to.equal(-32602);
     expect((await node.fail("platform.getUTXOs", { addresses: ["P-local1bad"] })).code).to.equal(-32602);
-    expect((await node.fail("platform.getUTXOs", { addresses: [xAddress(EWOQ)] })).message).to.match(/expected a platform chain address/);
+    expect((await node.fail("platform.getUTXOs", { addresses: [xAddress(EWOQ)] })).message).to.match(/mismatched chainIDs: expected "11111111111111111111111111111111LpoYY" but got/);
     expect((await node.fail("platform.getUTXOs", { addresses, sourceChain: "Z" })).code).to.equal(-32602);
   });
 
@@ -81,6 +81,12 @@ describe("pchain API over HTTP", function () {
     const { tx } = await node.call<{ tx: string }>("platform.getTx", { txID });
     const again = await node.fail("platform.issueTx", { tx });
     expect(again.data?.rule).to.equal("already-accepted");
+  });
+
+  it("issueTx words a repeated transaction as the reference mempool does, like the exchange chain: duplicate tx: <txID>", async () => {
+    const { txID } = await node.call<{ txID: string }>("platform.exportAVAX", { ...USER, to: xAddress(EWOQ), amount: "1000000000" });
+    const { tx } = await node.call<{ tx: string }>("platform.getTx", { txID });
+    expect((await node.fail("platform.issueTx", { tx })).message).to.equal(`duplicate tx: ${txID}`);
   });
 
   it("keystore methods: createAddress, listAddresses, importKey, exportKey; wrong password refused", async () => {

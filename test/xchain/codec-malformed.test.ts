@@ -20,7 +20,7 @@ import {
   type SignedTx,
   TypeId,
   type UnsignedTx,
-} from "../../src/xchain/codec";
+} from "../../src/utxo/codec";
 import { arbSignedTx, arbUtxo, concat, expectThrow, hex, id32, toHex } from "./helpers";
 import { AD_UTXO, AG_BASE_TX } from "./vectors";
 
@@ -50,7 +50,7 @@ function simpleBaseTx(): BaseTx {
   };
 }
 
-describe("xchain/codec rejects malformed bytes", () => {
+describe("utxo/codec rejects malformed bytes", () => {
   describe("truncation and trailing bytes", () => {
     it("names the offset, the primitive and the field: the BaseTx vector cut inside the input amount", () => {
       // From the end: memo (4 + 4 bytes), signature indices (4 + 4), then the 8-byte amount.

@@ -20,7 +20,7 @@ import {
   encodeTransferableOutput,
   encodeUnsignedTx,
   encodeUtxo,
-} from "../../src/xchain/codec";
+} from "../../src/utxo/codec";
 import {
   arbCredential,
   arbInitialState,
@@ -54,7 +54,7 @@ function roundTrip<T>(name: string, arb: fc.Arbitrary<T>, encode: (value: T) => 
   });
 }
 
-describe("xchain/codec round trips (fast-check)", () => {
+describe("utxo/codec round trips (fast-check)", () => {
   roundTrip("UnsignedTx", arbUnsignedTx, encodeUnsignedTx, decodeUnsignedTx);
   roundTrip("SignedTx", arbSignedTx, encodeSignedTx, decodeSignedTx);
   roundTrip("Utxo", arbUtxo, encodeUtxo, decodeUtxo);

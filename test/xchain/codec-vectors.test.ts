@@ -29,7 +29,7 @@ import {
   shortIdFromPrivateKey,
   txId,
   TypeId,
-} from "../../src/xchain/codec";
+} from "../../src/utxo/codec";
 import { concat, hex, id32, localGenesisAvaxTx, toHex } from "./helpers";
 import {
   AD_BASE_TX,
@@ -79,7 +79,7 @@ const secpOutAB = (): Secp256k1TransferOutput => ({
   addresses: [hex(ADDR_A), hex(ADDR_B)],
 });
 
-describe("xchain/codec vectors", () => {
+describe("utxo/codec vectors", () => {
   describe("avalanchego vms/avm/txs tests", () => {
     // The structures below transcribe the Go struct literals of each test.
     const baseTx = (): BaseTx => ({

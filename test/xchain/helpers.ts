@@ -21,7 +21,7 @@ import {
   type UnsignedTx,
   type Utxo,
   type UtxoId,
-} from "../../src/xchain/codec";
+} from "../../src/utxo/codec";
 import { AG_LOCAL_GENESIS } from "./vectors";
 
 /** Bytes of a hex string (with or without 0x, whitespace ignored). */

@@ -8,7 +8,7 @@ import type { Dispatch } from "../../src/rpc";
 import type { DurableStore } from "../../src/storage";
 import { DamagedRecordError } from "../../src/storage/record-codec";
 import { createExchangeChainApi } from "../../src/xchain/api";
-import { encodeUtxo, utxoId } from "../../src/xchain/codec";
+import { encodeUtxo, utxoId } from "../../src/utxo/codec";
 import { localGenesis } from "../../src/xchain/genesis";
 import { ExchangeChain, ExchangeStoreError } from "../../src/xchain/vm";
 import { STORE_KINDS, type TestStore } from "../helpers/stores";

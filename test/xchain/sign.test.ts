@@ -27,7 +27,7 @@ import {
   utxoId,
   validateSignedTx,
   TxValidationError,
-} from "../../src/xchain/codec";
+} from "../../src/utxo/codec";
 import { concat, expectThrow, hex, id32, toHex } from "./helpers";
 import { AG_BASE_TX, AG_EXPORT_TX, AG_IMPORT_TX, AG_SIGNING_VECTORS, AG_TEST_KEYS, AJ_UTXO_IDS, EWOQ } from "./vectors";
 
@@ -60,7 +60,7 @@ function ewoqBaseTx(): BaseTx {
   };
 }
 
-describe("xchain/codec signing and IDs", () => {
+describe("utxo/codec signing and IDs", () => {
   describe("keys and addresses", () => {
     it("the ewoq key controls X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u", () => {
       expect(toHex(ewoqKey())).to.equal(EWOQ.privateKeyHex);

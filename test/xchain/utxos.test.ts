@@ -12,13 +12,13 @@ import {
   txId,
   TypeId,
   utxoId,
-} from "../../src/xchain/codec";
+} from "../../src/utxo/codec";
 import { hex, id32, localGenesisAvaxTx, toHex } from "./helpers";
 import { AG_LOCAL_GENESIS } from "./vectors";
 
 const owners = (n: number) => ({ locktime: 0n, threshold: 1, addresses: [id32(n).subarray(0, 20)] });
 
-describe("xchain/codec UTXOs a transaction creates and spends", () => {
+describe("utxo/codec UTXOs a transaction creates and spends", () => {
   it("the local genesis CreateAssetTx creates its holders' UTXOs, indices 0.., asset ID = tx ID", () => {
     const tx = localGenesisAvaxTx();
     const id = txId(encodeSignedTx({ unsignedTx: tx, credentials: [] }));

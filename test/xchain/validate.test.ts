@@ -23,7 +23,7 @@ import {
   validateSignedTx,
   validateUnsignedTx,
   type ValidationOptions,
-} from "../../src/xchain/codec";
+} from "../../src/utxo/codec";
 import { arbOperation, arbOutput, arbShortId, arbTransferableInput, arbTransferableOutput, expectThrow, id32 } from "./helpers";
 
 const ASSET = id32(0xaa);
@@ -232,7 +232,7 @@ const ALL_CODES: Record<TxValidationCode, true> = {
   "operations-not-sorted-unique": true,
 };
 
-describe("xchain/codec syntactic validation (the node's checks before semantic verification)", () => {
+describe("utxo/codec syntactic validation (the node's checks before semantic verification)", () => {
   describe("valid transactions pass", () => {
     const valid: [string, () => UnsignedTx, number][] = [
       ["BaseTx", baseTx, 1],

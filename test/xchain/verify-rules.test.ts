@@ -23,7 +23,7 @@ import {
   type UnsignedTx,
   type Utxo,
   utxoId,
-} from "../../src/xchain/codec";
+} from "../../src/utxo/codec";
 import { TxRejectedError } from "../../src/xchain/vm/errors";
 import { type VerificationContext, verifySemantics } from "../../src/xchain/vm/verify";
 

@@ -1,5 +1,5 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import { ByteReader, ByteWriter } from "../../xchain/codec";
+import { ByteReader, ByteWriter } from "../../utxo/codec";
 
 /**
  * The reference node's proposer block (the "proposervm" wrapping every block of a snowman chain

@@ -11,7 +11,7 @@
 import { encodeCb58 } from "../../encoding";
 import { PLATFORM_CHAIN_ID } from "../../network/chains";
 import { vmId } from "../../network/names";
-import { CODEC_VERSION } from "../../xchain/codec";
+import { CODEC_VERSION } from "../../utxo/codec";
 import type { PlatformChain } from "../vm/chain";
 
 /** One nAVAX is the smallest unit; 10^9 of them make one AVAX. */

@@ -11,7 +11,6 @@
 import { RpcApi } from "../../rpc";
 import { dimensionsToArray } from "../fees";
 import type { PlatformChain } from "../vm/chain";
-import { PLATFORM_NAMESPACES } from "./queries";
 
 /** What platform.getFeeConfig answers. */
 export interface FeeConfigReply {
@@ -57,5 +56,8 @@ function rfc3339(unixSeconds: bigint): string {
 }
 
 export function createPlatformFeeApi(chain: PlatformChain): RpcApi {
-  return new RpcApi({ namespaces: PLATFORM_NAMESPACES }).named("getFeeConfig", () => getFeeConfig(chain)).named("getFeeState", () => getFeeState(chain));
+  return new RpcApi().namedMethods(chain, {
+    "platform.getFeeConfig": getFeeConfig,
+    "platform.getFeeState": getFeeState,
+  });
 }

@@ -3,11 +3,11 @@ import type { Keystore } from "../../keystore/keystore";
 import { RpcApi } from "../../rpc";
 import type { PlatformChain } from "../vm/chain";
 import { createPlatformFeeApi } from "./fees";
-import { createPlatformQueryApi, PLATFORM_NAMESPACES } from "./queries";
+import { createPlatformQueryApi } from "./queries";
 import { createPlatformWalletApi } from "./wallet";
 
 export function createPlatformChainApi(chain: PlatformChain, keystore: Keystore): RpcApi {
-  return new RpcApi({ namespaces: PLATFORM_NAMESPACES }).include(createPlatformQueryApi(chain)).include(createPlatformFeeApi(chain)).include(createPlatformWalletApi(chain, keystore));
+  return new RpcApi().include(createPlatformQueryApi(chain)).include(createPlatformFeeApi(chain)).include(createPlatformWalletApi(chain, keystore));
 }
 
 export { createPlatformQueryApi, PLATFORM_NAMESPACES } from "./queries";

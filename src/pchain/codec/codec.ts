@@ -1,20 +1,24 @@
 import {
   ByteReader,
   ByteWriter,
-  CODEC_VERSION,
   CodecError,
   encodeTransferableInput,
   encodeTransferableOutput,
+  encodeVersioned,
   ID_LENGTH,
-  MAX_CODEC_SIZE,
+  openVersioned,
+  readBaseTxFields,
+  readExportFields,
+  readImportFields,
   readOwners,
   SHORT_ID_LENGTH,
   SIGNATURE_LENGTH,
   type TransferableInput,
   type TransferableOutput,
+  type TransferableReaders,
   TypeId,
   writeOwners,
-} from "../../xchain/codec";
+} from "../../utxo/codec";
 import { describePTypeId, P_BLOCK_TYPES, P_CREDENTIAL_TYPES, P_TX_TYPES, PTypeId, pTypeIdName } from "./type-ids";
 import type { AliasWithNonce, MultisigAlias, PBlock, PCredential, PSignedTx, PUnsignedTx } from "./types";
 
@@ -73,26 +77,18 @@ function writeAlias(w: ByteWriter, alias: MultisigAlias, path: string): void {
   writeOwners(w, alias.owners, `${path}.owners`);
 }
 
+/** The platform chain's transferables: secp256k1fx transfer outputs and inputs only. */
+const P_TRANSFERABLES: TransferableReaders = { output: readTransferableOutput, input: readTransferableInput };
+
 function readUnsignedTx(r: ByteReader, path: string): PUnsignedTx {
   const id = typeId(r, P_TX_TYPES, path);
   const p = `${path}(${pTypeIdName(id)})`;
-  const networkId = r.uint32(`${p}.networkId`);
-  const blockchainId = r.fixedBytes(ID_LENGTH, `${p}.blockchainId`);
-  const outputs = r.list(`${p}.outputs`, (i) => readTransferableOutput(r, `${p}.outputs[${i}]`));
-  const inputs = r.list(`${p}.inputs`, (i) => readTransferableInput(r, `${p}.inputs[${i}]`));
-  const memo = r.bytesWithLength(`${p}.memo`);
-  const base = { networkId, blockchainId, outputs, inputs, memo };
+  const base = readBaseTxFields(r, p, P_TRANSFERABLES);
   switch (id) {
-    case PTypeId.ImportTx: {
-      const sourceChain = r.fixedBytes(ID_LENGTH, `${p}.sourceChain`);
-      const importedInputs = r.list(`${p}.importedInputs`, (i) => readTransferableInput(r, `${p}.importedInputs[${i}]`));
-      return { typeId: id, ...base, sourceChain, importedInputs };
-    }
-    case PTypeId.ExportTx: {
-      const destinationChain = r.fixedBytes(ID_LENGTH, `${p}.destinationChain`);
-      const exportedOutputs = r.list(`${p}.exportedOutputs`, (i) => readTransferableOutput(r, `${p}.exportedOutputs[${i}]`));
-      return { typeId: id, ...base, destinationChain, exportedOutputs };
-    }
+    case PTypeId.ImportTx:
+      return { typeId: id, ...base, ...readImportFields(r, p, P_TRANSFERABLES) };
+    case PTypeId.ExportTx:
+      return { typeId: id, ...base, ...readExportFields(r, p, P_TRANSFERABLES) };
     case PTypeId.MultisigAliasTx: {
       const alias = readAlias(r, `${p}.alias`);
       typeId(r, [PTypeId.Secp256k1Input], `${p}.auth`);
@@ -160,34 +156,19 @@ function writeSignedTx(w: ByteWriter, tx: PSignedTx, path: string): void {
   w.list(tx.credentials, `${path}.credentials`, (c, i) => writeCredential(w, c, `${path}.credentials[${i}]`));
 }
 
-function open(bytes: Uint8Array, what: string): ByteReader {
-  const r = new ByteReader(bytes);
-  if (bytes.length > MAX_CODEC_SIZE) r.fail(what, `input is ${bytes.length} bytes, above the codec's limit of ${MAX_CODEC_SIZE} bytes`, 0);
-  const version = r.uint16(`${what}.codecVersion`);
-  if (version !== CODEC_VERSION) r.fail(`${what}.codecVersion`, `unsupported codec version ${version} (expected ${CODEC_VERSION})`, 0);
-  return r;
-}
-
-function versioned(write: (w: ByteWriter) => void): Uint8Array {
-  const w = new ByteWriter();
-  w.uint16(CODEC_VERSION, "codecVersion");
-  write(w);
-  return w.finish();
-}
-
 /** Unsigned transaction bytes (codec version + tx): the bytes whose sha256 every signature signs. */
 export function encodePUnsignedTx(tx: PUnsignedTx): Uint8Array {
-  return versioned((w) => writeUnsignedTx(w, tx, "Tx"));
+  return encodeVersioned((w) => writeUnsignedTx(w, tx, "Tx"));
 }
 
 /** Signed transaction bytes (codec version + tx + credentials); the tx ID is their sha256. */
 export function encodePSignedTx(tx: PSignedTx): Uint8Array {
-  return versioned((w) => writeSignedTx(w, tx, "Tx"));
+  return encodeVersioned((w) => writeSignedTx(w, tx, "Tx"));
 }
 
 /** Decodes signed transaction bytes; `unsignedLength` is where the signed-over part ends. Rejects trailing bytes. */
 export function decodePSignedTx(bytes: Uint8Array): { tx: PSignedTx; unsignedLength: number } {
-  const r = open(bytes, "Tx");
+  const r = openVersioned(bytes, "Tx");
   const { tx, unsignedEnd } = readSignedTx(r, "Tx");
   r.end("Tx");
   return { tx, unsignedLength: unsignedEnd };
@@ -195,7 +176,7 @@ export function decodePSignedTx(bytes: Uint8Array): { tx: PSignedTx; unsignedLen
 
 /** Decodes unsigned transaction bytes (codec version + tx). */
 export function decodePUnsignedTx(bytes: Uint8Array): PUnsignedTx {
-  const r = open(bytes, "UnsignedTx");
+  const r = openVersioned(bytes, "UnsignedTx");
   const tx = readUnsignedTx(r, "UnsignedTx");
   r.end("UnsignedTx");
   return tx;
@@ -203,7 +184,7 @@ export function decodePUnsignedTx(bytes: Uint8Array): PUnsignedTx {
 
 /** Block bytes (codec version + type ID + fields); the block ID is their sha256. */
 export function encodePBlock(block: PBlock): Uint8Array {
-  return versioned((w) => {
+  return encodeVersioned((w) => {
     w.uint32(block.typeId, "Block.typeId");
     if (block.typeId === PTypeId.BanffStandardBlock) w.uint64(block.time, "Block.time");
     w.fixedBytes(block.parentId, ID_LENGTH, "Block.parentId");
@@ -213,7 +194,7 @@ export function encodePBlock(block: PBlock): Uint8Array {
 }
 
 export function decodePBlock(bytes: Uint8Array): PBlock {
-  const r = open(bytes, "Block");
+  const r = openVersioned(bytes, "Block");
   const id = typeId(r, P_BLOCK_TYPES, "Block");
   let block: PBlock;
   if (id === PTypeId.BanffStandardBlock) {
@@ -231,14 +212,14 @@ export function decodePBlock(bytes: Uint8Array): PBlock {
 
 /** An alias with its nonce as Camino stores it (codec version + AliasWithNonce fields, no type ID). */
 export function encodeAliasWithNonce(value: AliasWithNonce): Uint8Array {
-  return versioned((w) => {
+  return encodeVersioned((w) => {
     writeAlias(w, value.alias, "AliasWithNonce.alias");
     w.uint64(value.nonce, "AliasWithNonce.nonce");
   });
 }
 
 export function decodeAliasWithNonce(bytes: Uint8Array): AliasWithNonce {
-  const r = open(bytes, "AliasWithNonce");
+  const r = openVersioned(bytes, "AliasWithNonce");
   const alias = readAlias(r, "AliasWithNonce.alias");
   const nonce = r.uint64("AliasWithNonce.nonce");
   r.end("AliasWithNonce");

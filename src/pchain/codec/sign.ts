@@ -1,6 +1,6 @@
 import { ripemd160 } from "@noble/hashes/legacy.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { signHash } from "../../xchain/codec";
+import { signHash, withTxId } from "../../utxo/codec";
 import { decodePSignedTx, encodePSignedTx, encodePUnsignedTx } from "./codec";
 import { PTypeId } from "./type-ids";
 import type { PCredential, PSignedTx, PUnsignedTx } from "./types";
@@ -32,9 +32,7 @@ export function signPTx(unsignedTx: PUnsignedTx, plans: CredentialPlan[]): Signe
     const signatures = plan.keys.map((key) => signHash(hash, key));
     return plan.sigIdxs === undefined ? { typeId: PTypeId.Secp256k1Credential, signatures } : { typeId: PTypeId.MultisigCredential, signatures, sigIdxs: plan.sigIdxs };
   });
-  const tx: PSignedTx = { unsignedTx, credentials };
-  const bytes = encodePSignedTx(tx);
-  return { tx, bytes, txId: sha256(bytes) };
+  return withTxId<PSignedTx>({ unsignedTx, credentials }, encodePSignedTx);
 }
 
 /** What the chain derives from signed bytes: the transaction, the signed-over hash and the ID. */

@@ -1,3 +1,5 @@
+import { typeIdNameIn } from "../../utxo/codec";
+
 /**
  * Type IDs of the platform chain's codec. The reference node (avalanchego
  * vms/platformvm/txs/codec.go) registers, in order: five Apricot block types (0-4), the
@@ -29,8 +31,7 @@ export type PTypeIdName = keyof typeof PTypeId;
 
 /** Name of a type ID this simulator reads (undefined otherwise). */
 export function pTypeIdName(typeId: number): PTypeIdName | undefined {
-  for (const [name, id] of Object.entries(PTypeId)) if (id === typeId) return name as PTypeIdName;
-  return undefined;
+  return typeIdNameIn(PTypeId, typeId);
 }
 
 /** "type ID 17 (ImportTx)" or "type ID 12 (not supported by this simulator)". */

@@ -1,4 +1,4 @@
-import type { OutputOwners, TransferableInput, TransferableOutput } from "../../xchain/codec";
+import type { BaseTxFields, OutputOwners, TransferableInput, TransferableOutput } from "../../utxo/codec";
 import type { PTypeId } from "./type-ids";
 
 /*
@@ -8,13 +8,8 @@ import type { PTypeId } from "./type-ids";
  */
 
 /** Fields every platform-chain transaction starts with (avax.BaseTx). */
-export interface PBaseFields {
-  networkId: number;
-  blockchainId: Uint8Array;
-  outputs: TransferableOutput[];
-  inputs: TransferableInput[];
-  memo: Uint8Array;
-}
+/** The base fields, as on every UTXO chain. */
+export type PBaseFields = BaseTxFields;
 
 /** A plain transfer: the reference node's BaseTx (34) or Camino's (8200); same fields. */
 export interface PBaseTx extends PBaseFields {

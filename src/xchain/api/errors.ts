@@ -1,5 +1,6 @@
 import { type ErrorMapper, type RpcError, serverError } from "../../rpc";
-import { CodecError } from "../codec";
+
+export { malformedTx } from "../../utxo/api";
 import { TxRejectedError, WalletError } from "../vm/errors";
 
 /*
@@ -11,11 +12,6 @@ import { TxRejectedError, WalletError } from "../vm/errors";
 /** A transaction issueTx refused, in the chain's words after `prefix`, with data {rule, nodeMessage}. */
 export function txRejected(error: TxRejectedError, prefix = ""): RpcError {
   return serverError(`${prefix}${error.message}`, { rule: error.rule, nodeMessage: error.nodeMessage });
-}
-
-/** Bytes sent to issueTx that do not decode, with data {rule: "malformed"}. */
-export function malformedTx(error: CodecError): RpcError {
-  return serverError(error.message, { rule: "malformed" });
 }
 
 /**

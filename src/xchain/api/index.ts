@@ -2,7 +2,7 @@
 import type { Keystore } from "../../keystore/keystore";
 import { RpcApi } from "../../rpc";
 import type { ExchangeChain } from "../vm/chain";
-import { createExchangeQueryApi, EXCHANGE_CHAIN_NAMESPACES } from "./queries";
+import { createExchangeQueryApi } from "./queries";
 import { createExchangeWalletApi } from "./wallet";
 
 /*
@@ -21,13 +21,11 @@ import { createExchangeWalletApi } from "./wallet";
  * Mount its `.dispatch`; `.methods` lists what it serves.
  */
 export function createExchangeChainApi(chain: ExchangeChain, keystore: Keystore): RpcApi {
-  return new RpcApi({ namespaces: EXCHANGE_CHAIN_NAMESPACES })
-    .include(createExchangeQueryApi(chain))
-    .include(createExchangeWalletApi(chain, keystore));
+  return new RpcApi().include(createExchangeQueryApi(chain)).include(createExchangeWalletApi(chain, keystore));
 }
 
 export { createExchangeQueryApi, EXCHANGE_CHAIN_NAMESPACES, MAX_PAGE_SIZE, MAX_UTXO_ADDRESSES } from "./queries";
 export { createExchangeWalletApi, MAX_KEYSTORE_ADDRESSES } from "./wallet";
 export { createStaticXvmApi } from "./static";
 export { queryErrors, walletErrors, txRejected, malformedTx } from "./errors";
-export { ExchangeChainParams, type ByteEncoding, type MinterSet } from "./params";
+export { ExchangeChainParams, type MinterSet } from "./params";

@@ -1,18 +1,14 @@
-import { decodeCb58, decodeNodeBytes, EncodingError } from "../../encoding";
-import { describeValue, invalidParams, type NamedParams } from "../../rpc";
-import { MAX_MEMO_SIZE } from "../codec";
+import { decodeCb58, EncodingError, parseChainAddress } from "../../encoding";
+import { invalidParams, type NamedParams } from "../../rpc";
+import { MAX_MEMO_SIZE } from "../../utxo/codec";
+import { UtxoChainParams } from "../../utxo/api/chain-params";
 import type { ExchangeChain } from "../vm/chain";
-import { decodeId, UtxoChainParams } from "./chain-params";
-export { decodeId } from "./chain-params";
 
 /*
- * The parameters particular to the exchange chain's APIs, read on top of `NamedParams`:
- * addresses, assets and chains of this network, memos, spend options, minter sets, IDs and
- * byte values. Every failure is -32602 in the reference node's words, naming the field.
+ * The parameters particular to the exchange chain's APIs, read on top of `NamedParams` and the
+ * UTXO chains' readers (src/utxo/api): assets, payments, export targets, memos and minter
+ * sets. Every failure is -32602 in the reference node's words, naming the field.
  */
-
-/** The byte encodings the exchange chain's APIs take and answer in: cb58 (the default) and hex with checksum. */
-export type ByteEncoding = "cb58" | "hex";
 
 /** A minter set as the wallet takes it: any `threshold` of `minters` may mint. */
 export interface MinterSet {
@@ -20,51 +16,17 @@ export interface MinterSet {
   threshold: number;
 }
 
-/** The `encoding` of a method that reads or writes bytes: "cb58" (absent or "") or "hex", in any case. */
-export function encodingParam(p: NamedParams): ByteEncoding {
-  return readEncoding(p, false) as ByteEncoding;
+/** One payment of send / sendMultiple. */
+export interface SendOutput {
+  assetId: Uint8Array;
+  amount: bigint;
+  to: Uint8Array;
 }
 
-/** getTx's `encoding`: "cb58" (absent or ""), "hex" or "json". */
-export function txFormatParam(p: NamedParams): ByteEncoding | "json" {
-  return readEncoding(p, true);
-}
-
-function readEncoding(p: NamedParams, allowJson: boolean): ByteEncoding | "json" {
-  return allowJson ? p.choice("encoding", ["cb58", "hex", "json"], "cb58") : p.choice("encoding", ["cb58", "hex"], "cb58");
-}
-
-/**
- * The encoding of a transaction sent to issueTx: the `encoding` parameter when given; when it
- * is absent, hex if the value starts with "0x", else cb58. The seed's default is cb58, but
- * the reference node defaults to hex since avalanchego v1.7.14 (utils/formatting: `Hex` is the
- * zero Encoding, cb58 removed), and current SDKs (avalanchejs `issueSignedTx`) send "0x…"
- * without naming the encoding. No cb58 value starts with "0x" ("0" is not a base58 digit),
- * so the inference never reads a cb58 value as hex.
- */
-export function txEncodingParam(p: NamedParams, text: string): ByteEncoding {
-  if (p.optionalString("encoding") === undefined && text.startsWith("0x")) return "hex";
-  return encodingParam(p);
-}
-
-/**
- * Bytes sent as text in `encoding` (hex needs the 0x prefix and ends with the 4-byte checksum;
- * "" is no bytes). A problem is "problem decoding <what>: <the node's wording>".
- */
-export function decodeBytes(text: string, encoding: ByteEncoding, what: string): Uint8Array {
-  try {
-    return decodeNodeBytes(text, encoding);
-  } catch (error) {
-    if (error instanceof EncodingError) throw invalidParams(`problem decoding ${what}: ${error.detail}`);
-    throw error;
-  }
-}
-
-/** The `txID` of getTx and getTxStatus: required, a cb58 ID, not the empty ID. */
-export function txIdParam(p: NamedParams): Uint8Array {
-  const id = decodeId(p.string("txID", "nil transaction ID: missing parameter txID"), p.nameOf("txID"));
-  if (id.every((b) => b === 0)) throw invalidParams("nil transaction ID");
-  return id;
+/** Where an export goes: the destination chain and the owner's short ID there. */
+export interface ExportTarget {
+  destinationChain: Uint8Array;
+  to: Uint8Array;
 }
 
 /** A transaction's `memo`: text of at most 256 bytes in UTF-8 (absent: none). */
@@ -93,6 +55,49 @@ export class ExchangeChainParams extends UtxoChainParams {
   /** A required asset, by default the `assetID` field. */
   asset(p: NamedParams, name = "assetID"): Uint8Array {
     return this.assetOf(p.string(name), p.nameOf(name));
+  }
+
+  /** One payment of send / sendMultiple: amount (positive), assetID (ID or alias), to. */
+  sendOutput(p: NamedParams): SendOutput {
+    const amount = p.uint("amount", 64);
+    if (amount === 0n) throw invalidParams(`${p.nameOf("amount")} must be positive`);
+    const assetText = p.string("assetID");
+    let assetId: Uint8Array;
+    try {
+      assetId = this.chain.lookupAssetId(assetText);
+    } catch (error) {
+      if (error instanceof RangeError) throw invalidParams(`${p.nameOf("assetID")}: couldn't find asset ${assetText}`);
+      throw error;
+    }
+    return { assetId, amount, to: this.address(p, "to") };
+  }
+
+  /** Where an export goes: the chain named by the `to` address's prefix (e.g. "C-local1..."), or by targetChain for a bare short ID. */
+  exportTarget(p: NamedParams): ExportTarget {
+    const text = p.string("to");
+    const hrp = this.chain.network.hrp;
+    if (text.includes("-")) {
+      let parsed: ReturnType<typeof parseChainAddress>;
+      try {
+        parsed = parseChainAddress(text);
+      } catch (error) {
+        if (error instanceof EncodingError) throw invalidParams(`couldn't parse to address ${JSON.stringify(text)}: ${error.detail}`);
+        throw error;
+      }
+      if (parsed.hrp !== hrp) throw invalidParams(`couldn't parse to address ${JSON.stringify(text)}: expected hrp "${hrp}" but got "${parsed.hrp}"`);
+      return { destinationChain: this.chainOf(parsed.chainAlias, "to address chain"), to: parsed.shortId };
+    }
+    const target = p.optionalString("targetChain");
+    if (target === undefined) throw invalidParams(`to ${JSON.stringify(text)} names no chain: give a chain-prefixed address such as "C-${hrp}1..."`);
+    const destinationChain = this.chainOf(target, "targetChain");
+    let to: Uint8Array | undefined;
+    try {
+      to = decodeCb58(text);
+    } catch (error) {
+      if (!(error instanceof EncodingError)) throw error;
+    }
+    if (to === undefined || to.length !== 20) throw invalidParams(`couldn't parse to address ${JSON.stringify(text)}: expected a chain-prefixed address or a cb58 short ID`);
+    return { destinationChain, to };
   }
 
   /** `minterSets`: a list of {minters, threshold} (absent: none). */

@@ -1,8 +1,7 @@
 import { encodeNodeBytes, EncodingError, parseBech32Address } from "../../encoding";
 import { invalidParams, type NamedParams, RpcApi } from "../../rpc";
+import { type ByteEncoding, decodeBytes, encodingParam } from "../../utxo/api";
 import { buildGenesisAssets, encodeGenesisBytes, type GenesisAssetDefinition } from "../genesis";
-import { type ByteEncoding, decodeBytes, encodingParam } from "./params";
-import { EXCHANGE_CHAIN_NAMESPACES } from "./queries";
 
 /*
  * The static service of the exchange chain's VM (path /ext/vm/xvm, and /ext/vm/avm):
@@ -16,13 +15,16 @@ import { EXCHANGE_CHAIN_NAMESPACES } from "./queries";
  * threshold is always 1 there, whatever the request says.
  */
 export function createStaticXvmApi(): RpcApi {
-  return new RpcApi({ namespaces: EXCHANGE_CHAIN_NAMESPACES }).named("buildGenesis", (p) => {
-    const networkId = Number(p.uint("networkID", 32, 0n));
-    const encoding = encodingParam(p);
-    const data = p.object("genesisData");
-    const definitions = data === undefined ? [] : data.fieldNames().map((alias): [string, GenesisAssetDefinition] => [alias, definition(data, alias, encoding)]);
-    return { bytes: encodeNodeBytes(encodeGenesisBytes(buildGenesisAssets(networkId, definitions)), encoding), encoding };
-  });
+  return new RpcApi().named("avm.buildGenesis", buildGenesis).named("xvm.buildGenesis", buildGenesis);
+}
+
+/** networkID, genesisData, encoding → the genesis bytes in `encoding`. */
+function buildGenesis(p: NamedParams): { bytes: string; encoding: ByteEncoding } {
+  const networkId = Number(p.uint("networkID", 32, 0n));
+  const encoding = encodingParam(p);
+  const data = p.object("genesisData");
+  const definitions = data === undefined ? [] : data.fieldNames().map((alias): [string, GenesisAssetDefinition] => [alias, definition(data, alias, encoding)]);
+  return { bytes: encodeNodeBytes(encodeGenesisBytes(buildGenesisAssets(networkId, definitions)), encoding), encoding };
 }
 
 /** genesisData.<alias>: {name, symbol, denomination, memo, initialState}; null is the empty definition (as the node's JSON reads it). */

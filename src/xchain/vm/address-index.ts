@@ -1,6 +1,6 @@
 import { bytesToHex } from "../../encoding";
-import type { Utxo } from "../codec";
-import { ownersOf } from "./utxo-set";
+import type { Utxo } from "../../utxo/codec";
+import { ownersOf } from "../../utxo/utxo-set";
 
 const hex = (bytes: Uint8Array): string => bytesToHex(bytes).slice(2);
 

@@ -1,16 +1,11 @@
-import type { AtomicElement, SharedMemory } from "../../atomic/shared-memory";
-import { decodeCb58, encodeCb58, equalBytes, formatChainAddress, parseChainAddress } from "../../encoding";
-import { EncodingError } from "../../encoding/errors";
-import { ChainDirectory } from "../../network/chains";
+import type { SharedMemory } from "../../atomic/shared-memory";
+import { decodeCb58, encodeCb58, EncodingError, equalBytes } from "../../encoding";
 import type { NetworkIdentifiers } from "../../network/constants";
 import type { DurableStore } from "../../storage";
 import {
-  CodecError,
   consumedUtxos,
-  decodeUtxo,
   encodeSignedTx,
   type FeeConfig,
-  MAX_MEMPOOL_TX_SIZE,
   parseSignedTx,
   type ParsedSignedTx,
   producedUtxos,
@@ -21,14 +16,15 @@ import {
   type Utxo,
   utxoId,
   validateSignedTx,
-} from "../codec";
+} from "../../utxo/codec";
+import { type CommonRejection, replaceEntries, UtxoChain } from "../../utxo/chain";
 import { type ExchangeGenesis, genesisAssetId } from "../genesis";
 import { genesisTransactions } from "./genesis-txs";
 import { AddressTxIndex } from "./address-index";
 import { TxRejectedError } from "./errors";
 import { checkSameGenesis, ExchangeChainRecords, type LoadedExchangeChain } from "./persistence";
-import { type AcceptedTx, type AssetInfo, classify, type UtxoPage } from "./types";
-import { ownersOf, type StoredUtxo, storeUtxo, UtxoSet } from "./utxo-set";
+import { type AcceptedTx, type AssetInfo, classify } from "./types";
+import { type StoredUtxo, storeUtxo } from "../../utxo/utxo-set";
 import { verifySemantics, type VerificationContext } from "./verify";
 
 export type { AcceptedTx, AssetInfo, AssetType, UtxoPage } from "./types";
@@ -39,7 +35,8 @@ export type { AcceptedTx, AssetInfo, AssetType, UtxoPage } from "./types";
  * node's syntactic and semantic rules. Acceptance is immediate: a transaction either is
  * accepted when issueTx returns or leaves no trace (so a status is Accepted or Unknown; the
  * reference node at the version that still had the keystore APIs also only reported those
- * two from getTxStatus).
+ * two from getTxStatus). What it shares with the platform chain (addresses, chains, UTXOs,
+ * the issue/accept cycle, listeners) is src/utxo/chain.ts's `UtxoChain`.
  */
 
 export interface ExchangeChainOptions {
@@ -58,48 +55,21 @@ export interface ExchangeChainOptions {
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
 
-function systemClock(): bigint {
-  return BigInt(Math.floor(Date.now() / 1000));
-}
-
-/** Accepted transactions and assets are never edited in place: copying their maps is enough. */
-function replaceEntries<K, V>(target: Map<K, V>, source: Map<K, V>): void {
-  target.clear();
-  for (const [key, value] of source) target.set(key, value);
-}
-
-export class ExchangeChain {
-  readonly network: NetworkIdentifiers;
-  readonly chainId: Uint8Array;
-  readonly sharedMemory: SharedMemory;
+export class ExchangeChain extends UtxoChain<AcceptedTx> {
   /** The asset fees are paid in (the first genesis asset, as on the node). */
   readonly feeAssetId: Uint8Array;
   readonly fees: FeeConfig;
 
-  private readonly clock: () => bigint;
-  private readonly utxos = new UtxoSet();
   private readonly txs = new Map<string, AcceptedTx>();
   private readonly order: AcceptedTx[] = [];
   private readonly assets = new Map<string, AssetInfo>();
   private readonly assetAliases = new Map<string, Uint8Array>();
   private readonly addressTxs = new AddressTxIndex();
-  /**
-   * The chains of the network and their aliases (src/network/chains): this one (X, avm, xvm)
-   * and the chains atomic transactions can name, the contract chain (C, evm, cvm) and the
-   * platform chain (P, platform).
-   */
-  private readonly chains: ChainDirectory;
-  private submit: ((bytes: Uint8Array) => Promise<Uint8Array>) | undefined;
-  private readonly listeners = new Set<(tx: AcceptedTx) => void>();
   /** The chain's records in its store, when it has one. */
-  private records: ExchangeChainRecords | undefined;
+  protected records: ExchangeChainRecords | undefined;
 
   constructor(options: ExchangeChainOptions) {
-    this.network = options.network;
-    this.sharedMemory = options.sharedMemory;
-    this.chainId = decodeCb58(options.network.xChainId);
-    this.clock = options.clock ?? systemClock;
-    this.chains = new ChainDirectory(options.network);
+    super({ network: options.network, chainId: decodeCb58(options.network.xChainId), addressPrefix: "X", sharedMemory: options.sharedMemory, clock: options.clock });
     this.records = options.store === undefined ? undefined : ExchangeChainRecords.fresh(options.store);
 
     const genesis = options.genesis;
@@ -199,52 +169,8 @@ export class ExchangeChain {
   }
 
   // -------------------------------------------------------------------------------------
-  // Time, names and addresses
+  // Assets
   // -------------------------------------------------------------------------------------
-
-  /** The chain's current time, Unix seconds. */
-  now(): bigint {
-    return this.clock();
-  }
-
-  /** "X-" + bech32(hrp, shortId). */
-  formatAddress(shortId: Uint8Array): string {
-    return formatChainAddress(shortId, this.network.hrp, "X");
-  }
-
-  /**
-   * Short ID of an address of this chain ("X-<hrp>1..." or with the chain's cb58 ID as
-   * prefix). Throws an EncodingError or a RangeError naming the problem.
-   */
-  parseAddress(text: string): Uint8Array {
-    const { chainAlias, hrp, shortId } = parseChainAddress(text);
-    const chain = this.lookupChain(chainAlias);
-    if (!equalBytes(chain, this.chainId)) {
-      throw new RangeError(`mismatched chainIDs: expected "${encodeCb58(this.chainId)}" but got "${encodeCb58(chain)}"`);
-    }
-    if (hrp !== this.network.hrp) throw new RangeError(`expected hrp "${this.network.hrp}" but got "${hrp}"`);
-    return shortId;
-  }
-
-  /** A chain by alias ("X", "C", "P", ...) or cb58 ID; throws RangeError for an unknown one. */
-  lookupChain(aliasOrId: string): Uint8Array {
-    const named = this.chains.lookup(aliasOrId);
-    if (named !== undefined) return named.bytes;
-    let id: Uint8Array | undefined;
-    try {
-      id = decodeCb58(aliasOrId);
-    } catch (error) {
-      if (!(error instanceof EncodingError)) throw error;
-    }
-    const byId = id === undefined ? undefined : this.chains.byId(id);
-    if (byId !== undefined) return byId.bytes;
-    throw new RangeError(`there is no chain with alias/ID "${aliasOrId}"`);
-  }
-
-  /** True for a chain atomic transactions can name: another chain of the network. */
-  isPeerChain(chainId: Uint8Array): boolean {
-    return !equalBytes(chainId, this.chainId) && this.chains.byId(chainId) !== undefined;
-  }
 
   /** The asset an alias ("AVAX") or cb58 ID names; throws RangeError "asset '...' not found". */
   lookupAssetId(aliasOrId: string): Uint8Array {
@@ -296,27 +222,13 @@ export class ExchangeChain {
     return this.order;
   }
 
-  /** Called after each accepted transaction (not for genesis). Returns an unsubscribe function. */
-  onAccept(listener: (tx: AcceptedTx) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
   /**
    * Decode and check a transaction exactly as issueTx does, without accepting it. Throws a
    * TxRejectedError naming the broken rule.
    */
   verifyTx(bytes: Uint8Array): ParsedSignedTx {
-    let parsed: ParsedSignedTx;
-    try {
-      parsed = parseSignedTx(bytes);
-    } catch (error) {
-      if (error instanceof CodecError) throw new TxRejectedError("malformed", "couldn't unmarshal tx", error.message);
-      throw error;
-    }
-    if (this.txs.has(hex(parsed.txId))) {
-      throw new TxRejectedError("already-accepted", "duplicate tx", `${encodeCb58(parsed.txId)} is already accepted`);
-    }
+    const parsed = this.parseOrReject(bytes, parseSignedTx);
+    this.rejectAccepted(parsed.txId, this.txs.has(hex(parsed.txId)));
     try {
       validateSignedTx(parsed.tx, { networkId: this.network.networkId, blockchainId: this.chainId, fee: this.fees });
     } catch (error) {
@@ -324,9 +236,7 @@ export class ExchangeChain {
       throw error;
     }
     verifySemantics(parsed, this.verificationContext());
-    if (bytes.length > MAX_MEMPOOL_TX_SIZE) {
-      throw new TxRejectedError("too-large", "tx too large", `${encodeCb58(parsed.txId)} size (${bytes.length}) > max size (${MAX_MEMPOOL_TX_SIZE})`);
-    }
+    this.rejectTooLarge(parsed.txId, bytes.length);
     return parsed;
   }
 
@@ -345,15 +255,8 @@ export class ExchangeChain {
     const { utxos: produced, exportedUtxos } = producedUtxos(tx, parsed.txId);
 
     // Shared memory first: it checks everything before changing anything, and may refuse.
-    if (tx.typeId === TypeId.ImportTx) {
-      this.sharedMemory.apply(this.chainId, [[tx.sourceChain, { remove: tx.importedInputs.map((i) => utxoId(i.txId, i.outputIndex)) }]]);
-    } else if (tx.typeId === TypeId.ExportTx) {
-      const put: AtomicElement[] = exportedUtxos.map((utxo) => {
-        const stored = storeUtxo(utxo);
-        return { key: stored.inputId, value: stored.bytes, traits: ownersOf(utxo.output) };
-      });
-      this.sharedMemory.apply(this.chainId, [[tx.destinationChain, { put }]]);
-    }
+    if (tx.typeId === TypeId.ImportTx) this.removeImported(tx.sourceChain, tx.importedInputs);
+    else if (tx.typeId === TypeId.ExportTx) this.putExported(tx.destinationChain, exportedUtxos);
 
     for (const stored of consumed) {
       this.utxos.remove(stored.inputId);
@@ -363,36 +266,17 @@ export class ExchangeChain {
     const accepted = this.record(parsed.tx, parsed.signedBytes, false, parsed.txId);
     const indexed = this.addressTxs.add(accepted.id, [...consumed.map((s) => s.utxo), ...produced]);
     this.records?.putAddressTxs(indexed, accepted);
-    // With a store, listeners (the index, IPC) hear of it once `issue` has made it durable.
-    if (this.records === undefined) this.announce(accepted);
+    // With a store, listeners (the index, IPC) hear of it once `accept` has made it durable.
+    this.announceUnlessStored(accepted);
     return accepted.id;
   }
 
-  private announce(accepted: AcceptedTx): void {
-    for (const listener of this.listeners) listener(accepted);
+  protected rejection(rule: CommonRejection, nodeMessage: string, detail: string): TxRejectedError {
+    return new TxRejectedError(rule, nodeMessage, detail);
   }
 
-  /** Signed bytes accepted here (`accept`), or on a follower handed to its producer (`forwardIssuesTo`). */
-  async issue(bytes: Uint8Array): Promise<Uint8Array> {
-    return this.submit === undefined ? this.accept(bytes) : this.submit(bytes);
-  }
-
-  /** From now on `issue` hands every transaction to `submit`. */
-  forwardIssuesTo(submit: (bytes: Uint8Array) => Promise<Uint8Array>): void {
-    this.submit = submit;
-  }
-
-  /**
-   * `issueTx`, then the commit that makes it durable (with a store): what an API answers from.
-   * Throws ExchangeStoreError when the store cannot write it (the chain then accepts nothing more).
-   */
-  async accept(bytes: Uint8Array): Promise<Uint8Array> {
-    const id = this.issueTx(bytes);
-    if (this.records !== undefined) {
-      await this.records.commit();
-      this.announce(this.txs.get(hex(id))!);
-    }
-    return id;
+  protected acceptedOf(id: Uint8Array): AcceptedTx {
+    return this.txs.get(hex(id))!;
   }
 
   private record(tx: SignedTx, bytes: Uint8Array, genesis: boolean, id: Uint8Array = parseSignedTx(bytes).txId, acceptedAt = Date.now()): AcceptedTx {
@@ -427,51 +311,14 @@ export class ExchangeChain {
         return this.txs.has(hex(assetId)) ? "not-an-asset" : undefined;
       },
       isPeerChain: (chainId) => this.isPeerChain(chainId),
-      getAtomicUtxo: (sourceChain, inputId) =>
-        this.isPeerChain(sourceChain) && this.sharedMemory.has(this.chainId, sourceChain, inputId)
-          ? this.sharedMemory.get(this.chainId, sourceChain, [inputId])[0]
-          : undefined,
+      getAtomicUtxo: (sourceChain, inputId) => this.atomicUtxo(sourceChain, inputId),
       formatAddress: (shortId) => this.formatAddress(shortId),
     };
   }
 
   // -------------------------------------------------------------------------------------
-  // UTXOs, balances and the address index
+  // Balances and the address index
   // -------------------------------------------------------------------------------------
-
-  /** A UTXO of this chain by input ID. */
-  getUtxo(inputId: Uint8Array): StoredUtxo | undefined {
-    return this.utxos.get(inputId);
-  }
-
-  /**
-   * The node's paginated UTXO listing: UTXOs naming any of `addresses` (addresses in byte
-   * order, each one's UTXOs newest first), resuming after (startAddress, startUtxoId).
-   */
-  getUtxos(addresses: Uint8Array[], options: { startAddress?: Uint8Array; startUtxoId?: Uint8Array; limit?: number } = {}): UtxoPage {
-    const page = this.utxos.page(addresses, options.startAddress, options.startUtxoId, options.limit ?? Number.MAX_SAFE_INTEGER);
-    return { utxos: page.utxos.map((s) => s.utxo), bytes: page.utxos.map((s) => s.bytes), lastAddress: page.lastAddress, lastUtxoId: page.lastUtxo };
-  }
-
-  /** Every UTXO naming any of `addresses`, in the node's order. */
-  getAllUtxos(addresses: Uint8Array[]): StoredUtxo[] {
-    return this.utxos.page(addresses, undefined, undefined, Number.MAX_SAFE_INTEGER).utxos;
-  }
-
-  /** Atomic UTXOs exported to this chain from `sourceChain`, owned by any of `addresses` (shared memory's order). */
-  getAtomicUtxos(
-    sourceChain: Uint8Array,
-    addresses: Uint8Array[],
-    options: { startAddress?: Uint8Array; startUtxoId?: Uint8Array; limit?: number } = {},
-  ): UtxoPage {
-    const page = this.sharedMemory.indexed(this.chainId, sourceChain, addresses, options.startAddress, options.startUtxoId, options.limit ?? Number.MAX_SAFE_INTEGER);
-    return {
-      utxos: page.values.map((b) => decodeUtxo(b)),
-      bytes: page.values,
-      lastAddress: page.lastTrait ?? new Uint8Array(20),
-      lastUtxoId: page.lastKey ?? new Uint8Array(32),
-    };
-  }
 
   /**
    * Balance of `assetId` held by `address` and the UTXOs that make it, as the node's

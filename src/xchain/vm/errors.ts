@@ -9,7 +9,7 @@
  * - {@link WalletError}: the wallet cannot build the requested transaction (no keys, not
  *   enough funds, no minting authority), with the reference node's wording.
  */
-import type { TxValidationCode } from "../codec";
+import type { TxValidationCode } from "../../utxo/codec";
 
 /** Rules checked when a transaction meets the chain's state (the node's semantic verifier). */
 export type SemanticRule =

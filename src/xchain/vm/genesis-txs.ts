@@ -1,4 +1,4 @@
-import { compareTransferableOutputs, type SignedTx, type TransferableOutput, TypeId } from "../codec";
+import { compareTransferableOutputs, type SignedTx, type TransferableOutput, TypeId } from "../../utxo/codec";
 import type { ExchangeGenesis } from "../genesis";
 
 /**

@@ -12,5 +12,5 @@ export { TxRejectedError, type TxRule, type SemanticRule, WalletError, type Wall
 export { ExchangeWallet, Keychain, type SpendOptions, type BuiltTx } from "./wallet";
 export { txToJson, outputToJson, FX_IDS, type JsonContext } from "./json";
 export { verifySemantics, type VerificationContext } from "./verify";
-export { UtxoSet, type StoredUtxo, storeUtxo, ownersOf } from "./utxo-set";
+export { UtxoSet, type StoredUtxo, storeUtxo, ownersOf } from "../../utxo/utxo-set";
 export { AddressTxIndex } from "./address-index";

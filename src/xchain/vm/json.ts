@@ -1,20 +1,13 @@
 import { bytesToHex, encodeCb58 } from "../../encoding";
-import {
-  type Credential,
-  type FxOperation,
-  fxIndexOfTypeId,
-  type InitialState,
-  type Output,
-  type OutputOwners,
-  type SignedTx,
-  type TransferableInput,
-  type TransferableOutput,
-  TypeId,
-} from "../codec";
+import { type Credential, type FxOperation, type InitialState, type SignedTx, TypeId } from "../../utxo/codec";
+import { baseTxToJson, FX_IDS, fxIdOfType, type Json, type JsonContext, outputToJson, ownersToJson as owners } from "../../utxo/json";
+
+export { FX_IDS, type JsonContext, outputToJson } from "../../utxo/json";
 
 /*
- * The JSON form of a transaction that the reference node's getTx returns with encoding
- * "json" (avalanchego vms/avm/txs and the fx types' json tags and MarshalJSON methods):
+ * The JSON form of an exchange-chain transaction that the reference node's getTx returns with
+ * encoding "json" (avalanchego vms/avm/txs and the fx types' json tags and MarshalJSON methods;
+ * the shapes the UTXO chains share are in src/utxo/json.ts):
  *
  *   { unsignedTx: { networkID, blockchainID, outputs, inputs, memo, ...type fields },
  *     credentials: [{ fxID, credential: { signatures } }], id }
@@ -27,62 +20,6 @@ import {
  * node's bare JSON numbers above 2^53 lose precision in JavaScript clients (the wire format
  * lets clients accept both forms). Other integers are JSON numbers as on the node.
  */
-
-/** IDs of the feature extensions (avalanchego vms/*fx/factory.go: the ASCII name, zero-padded to 32 bytes). */
-export const FX_IDS: readonly string[] = ["secp256k1fx", "nftfx", "propertyfx"].map((name) => {
-  const id = new Uint8Array(32);
-  id.set(new TextEncoder().encode(name));
-  return encodeCb58(id);
-});
-
-export interface JsonContext {
-  /** Formats a 20-byte short ID as an address, e.g. "X-local1...". */
-  formatAddress(shortId: Uint8Array): string;
-}
-
-type Json = Record<string, unknown>;
-
-function fxIdOfType(typeId: number): string {
-  return FX_IDS[fxIndexOfTypeId(typeId) ?? 0]!;
-}
-
-function owners(o: OutputOwners, ctx: JsonContext): Json {
-  return { addresses: o.addresses.map((a) => ctx.formatAddress(a)), locktime: o.locktime.toString(), threshold: o.threshold };
-}
-
-/** An output's JSON (the node's MarshalJSON puts the owner fields in a map: keys sorted). */
-export function outputToJson(out: Output, ctx: JsonContext): Json {
-  const base = owners(out, ctx);
-  let fields: Json;
-  switch (out.typeId) {
-    case TypeId.Secp256k1TransferOutput:
-      fields = { ...base, amount: out.amount.toString() };
-      break;
-    case TypeId.NftMintOutput:
-      fields = { ...base, groupID: out.groupId };
-      break;
-    case TypeId.NftTransferOutput:
-      fields = { ...base, groupID: out.groupId, payload: bytesToHex(out.payload) };
-      break;
-    default:
-      fields = base;
-  }
-  return Object.fromEntries(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
-function transferableOutput(out: TransferableOutput, ctx: JsonContext): Json {
-  return { assetID: encodeCb58(out.assetId), fxID: fxIdOfType(out.output.typeId), output: outputToJson(out.output, ctx) };
-}
-
-function transferableInput(input: TransferableInput): Json {
-  return {
-    txID: encodeCb58(input.txId),
-    outputIndex: input.outputIndex,
-    assetID: encodeCb58(input.assetId),
-    fxID: fxIdOfType(input.input.typeId),
-    input: { amount: input.input.amount.toString(), signatureIndices: input.input.signatureIndices },
-  };
-}
 
 function initialState(state: InitialState, ctx: JsonContext): Json {
   return { fxIndex: state.fxIndex, fxID: FX_IDS[state.fxIndex] ?? null, outputs: state.outputs.map((o) => outputToJson(o, ctx)) };
@@ -119,13 +56,7 @@ function credential(cred: Credential): Json {
 /** The node's JSON form of a signed transaction whose ID is `txId`. */
 export function txToJson(signed: SignedTx, txId: Uint8Array, ctx: JsonContext): Json {
   const tx = signed.unsignedTx;
-  const unsignedTx: Json = {
-    networkID: tx.networkId,
-    blockchainID: encodeCb58(tx.blockchainId),
-    outputs: tx.outputs.map((o) => transferableOutput(o, ctx)),
-    inputs: tx.inputs.map(transferableInput),
-    memo: bytesToHex(tx.memo),
-  };
+  const unsignedTx = baseTxToJson(tx, ctx);
   switch (tx.typeId) {
     case TypeId.CreateAssetTx:
       Object.assign(unsignedTx, { name: tx.name, symbol: tx.symbol, denomination: tx.denomination, initialStates: tx.initialStates.map((s) => initialState(s, ctx)) });
@@ -137,12 +68,6 @@ export function txToJson(signed: SignedTx, txId: Uint8Array, ctx: JsonContext): 
         fxID: fxIdOfType(op.operation.typeId),
         operation: fxOperation(op.operation, ctx),
       }));
-      break;
-    case TypeId.ImportTx:
-      Object.assign(unsignedTx, { sourceChain: encodeCb58(tx.sourceChain), importedInputs: tx.importedInputs.map(transferableInput) });
-      break;
-    case TypeId.ExportTx:
-      Object.assign(unsignedTx, { destinationChain: encodeCb58(tx.destinationChain), exportedOutputs: tx.exportedOutputs.map((o) => transferableOutput(o, ctx)) });
       break;
     default:
       break;

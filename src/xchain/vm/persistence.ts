@@ -19,10 +19,10 @@ import { encodeCb58, equalBytes } from "../../encoding";
 import type { DurableStore } from "../../storage";
 import { MirroredRecords } from "../../storage/mirrored-records";
 import { DamagedRecordError, readingRecord, toHex } from "../../storage/record-codec";
-import { decodeUtxo, parseSignedTx, type SignedTx } from "../codec";
+import { decodeUtxo, parseSignedTx, type SignedTx } from "../../utxo/codec";
 import { ExchangeStoreError } from "./errors";
 import type { AcceptedTx } from "./types";
-import { type StoredUtxo, storeUtxo } from "./utxo-set";
+import { type StoredUtxo, storeUtxo } from "../../utxo/utxo-set";
 
 const TX = "tx/";
 const ALIAS = "alias/";

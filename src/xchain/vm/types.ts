@@ -1,5 +1,7 @@
 /** What the exchange chain answers with: assets, accepted transactions, pages of UTXOs. */
-import { type CreateAssetTx, FxIndex, type SignedTx, TypeId, type Utxo } from "../codec";
+import { type CreateAssetTx, FxIndex, type SignedTx, TypeId } from "../../utxo/codec";
+
+export type { UtxoPage } from "../../utxo/chain";
 
 export type AssetType = "fixedCap" | "variableCap" | "nonFungible" | "property";
 
@@ -31,15 +33,6 @@ export interface AcceptedTx {
   acceptedAt: number;
   /** True for the genesis transactions. */
   genesis: boolean;
-}
-
-/** One page of a UTXO listing and where it stopped. */
-export interface UtxoPage {
-  utxos: Utxo[];
-  /** UTXO bytes, in the order of `utxos`. */
-  bytes: Uint8Array[];
-  lastAddress: Uint8Array;
-  lastUtxoId: Uint8Array;
 }
 
 /** The kind of asset a creation makes (see AssetInfo.type). */

@@ -18,7 +18,7 @@ import {
   type UnsignedTx,
   type Utxo,
   utxoId,
-} from "../codec";
+} from "../../utxo/codec";
 import { TxRejectedError } from "./errors";
 
 /*

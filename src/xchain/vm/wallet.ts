@@ -17,7 +17,8 @@ import {
   TypeId,
   type UnsignedTx,
   type Utxo,
-} from "../codec";
+} from "../../utxo/codec";
+import { dedupe } from "../../utxo/utxo-set";
 import type { ExchangeChain } from "./chain";
 import { WalletError } from "./errors";
 
@@ -447,16 +448,7 @@ export class ExchangeWallet {
 }
 
 function uniqueSorted(addresses: Uint8Array[]): Uint8Array[] {
-  const seen = new Set<string>();
-  const out: Uint8Array[] = [];
-  for (const a of addresses) {
-    const k = hex(a);
-    if (!seen.has(k)) {
-      seen.add(k);
-      out.push(a);
-    }
-  }
-  return out.sort(compareShortIds);
+  return dedupe(addresses).sort(compareShortIds);
 }
 
 /** A transfer UTXO spent whole, as the input that spends it and the keys that sign for it. */

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { decodePrivateKey, encodePrivateKey } from "../../../src/encoding";
 import { LOCAL_TEST_KEY } from "../../../src/network/constants";
-import { shortIdFromPrivateKey } from "../../../src/xchain/codec";
+import { shortIdFromPrivateKey } from "../../../src/utxo/codec";
 import { EWOQ_ADDRESS, fixture, fundedUser, PASSWORD, rejection, testKey, xAddress } from "./helpers";
 
 describe("xchain/vm API: keys of keystore users", () => {

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { decodeCb58, decodeNodeBytes, encodeCb58 } from "../../../src/encoding";
-import { decodeUtxo, encodeUtxo, utxoId } from "../../../src/xchain/codec";
+import { decodeUtxo, encodeUtxo, utxoId } from "../../../src/utxo/codec";
 import { createExchangeChainApi } from "../../../src/xchain/api";
 import { FX_IDS } from "../../../src/xchain/vm";
 import {

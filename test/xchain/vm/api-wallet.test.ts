@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { decodeCb58, encodeCb58, encodeNodeBytes, formatChainAddress } from "../../../src/encoding";
-import { decodeSignedTx, decodeUtxo, encodeUtxo, TypeId, utxoId } from "../../../src/xchain/codec";
+import { decodeSignedTx, decodeUtxo, encodeUtxo, TypeId, utxoId } from "../../../src/utxo/codec";
 import {
   addressOf,
   atomicUtxo,

@@ -3,7 +3,7 @@ import { SharedMemory } from "../../../src/atomic/shared-memory";
 import { decodeCb58, decodeNodeBytes, encodeCb58, encodeNodeBytes, formatBech32Address } from "../../../src/encoding";
 import { LOCAL_NETWORK } from "../../../src/network/constants";
 import { createStaticXvmApi } from "../../../src/xchain/api";
-import { TypeId } from "../../../src/xchain/codec";
+import { TypeId } from "../../../src/utxo/codec";
 import {
   buildGenesisAssets,
   decodeGenesisBytes,

@@ -16,7 +16,7 @@ import {
   TypeId,
   type UnsignedTx,
   type Utxo,
-} from "../../../src/xchain/codec";
+} from "../../../src/utxo/codec";
 import { type LocalGenesisOptions, localGenesis } from "../../../src/xchain/genesis";
 import { ExchangeChain, TxRejectedError } from "../../../src/xchain/vm";
 

@@ -15,7 +15,7 @@ import {
   TypeId,
   utxoId,
   encodeUtxo,
-} from "../../../src/xchain/codec";
+} from "../../../src/utxo/codec";
 import {
   addressOf,
   atomicUtxo,
@@ -183,6 +183,13 @@ describe("xchain/vm issueTx", () => {
       const { bytes } = signed(externalSend(BOB, 1_000n), [[EWOQ_KEY]]);
       chain.issueTx(bytes);
       expectRejected(chain, bytes, "already-accepted");
+    });
+
+    it("words a repeated transaction as the reference mempool does: duplicate tx: <txID>", () => {
+      const { chain } = fixture();
+      const { bytes, txId } = signed(externalSend(BOB, 1_000n), [[EWOQ_KEY]]);
+      chain.issueTx(bytes);
+      expect(expectRejected(chain, bytes, "already-accepted", "duplicate tx").message).to.equal(`duplicate tx: ${encodeCb58(txId)}`);
     });
 
     it("rejects spending an output whose locktime is in the future, and accepts it once that time has come", () => {

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 
-import { storeUtxo, UtxoSet } from "../../../src/xchain/vm/utxo-set";
+import { storeUtxo, UtxoSet } from "../../../src/utxo/utxo-set";
 import { atomicUtxo } from "./helpers";
 
 const ASSET = new Uint8Array(32).fill(1);

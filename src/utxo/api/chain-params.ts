@@ -1,5 +1,6 @@
 import { decodeCb58, encodeCb58, encodeNodeBytes, EncodingError, equalBytes, type NodeByteEncoding } from "../../encoding";
-import { describeValue, invalidParams, type NamedParams } from "../../rpc";
+import { invalidParams, type NamedParams } from "../../rpc";
+import { decodeId } from "./params";
 
 /** Most addresses one getUTXOs may name, and most UTXOs one page holds (the reference's). */
 export const MAX_UTXO_ADDRESSES = 1024;
@@ -14,19 +15,6 @@ export interface UtxoPageRequest {
   startAddress: Uint8Array | undefined;
   startUtxoId: Uint8Array | undefined;
   limit: number;
-}
-
-/** A 32-byte ID in cb58 (transaction, asset, UTXO or chain ID). */
-export function decodeId(text: string, name: string): Uint8Array {
-  let id: Uint8Array;
-  try {
-    id = decodeCb58(text);
-  } catch (error) {
-    if (error instanceof EncodingError) throw invalidParams(`couldn't parse ${name} ${describeValue(text)}: ${error.detail}`);
-    throw error;
-  }
-  if (id.length !== 32) throw invalidParams(`couldn't parse ${name} ${describeValue(text)}: an ID is 32 bytes, got ${id.length}`);
-  return id;
 }
 
 /** What a UTXO chain's parameters are read against: its own addresses and the network's chains. */

@@ -1,4 +1,4 @@
-import { CodecError } from "./errors";
+import { checkEncodedSize, checkObject, encodeFail, encodeVersioned } from "./frame";
 import {
   CREDENTIAL_TYPES,
   describeTypeId,
@@ -18,7 +18,6 @@ import {
   ID_LENGTH,
   type InitialState,
   type Input,
-  MAX_CODEC_SIZE,
   type NftTransferOutputBody,
   type Operation,
   type Output,
@@ -48,16 +47,6 @@ import { ByteWriter } from "./writer";
  *
  * Every write checks its value and names the field in a CodecError ("cannot encode <path>: ...").
  */
-
-function encodeFail(path: string, problem: string): never {
-  throw new CodecError(`cannot encode ${path}: ${problem}`, { path });
-}
-
-function checkObject(value: unknown, path: string): void {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    encodeFail(path, `expected an object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
-  }
-}
 
 function checkTypeId(value: { typeId: unknown }, allowed: readonly number[], path: string): number {
   const typeId = value.typeId;
@@ -220,31 +209,19 @@ function writeUnsignedTx(w: ByteWriter, tx: UnsignedTx): void {
   }
 }
 
-function checkSize(bytes: Uint8Array, what: string): Uint8Array {
-  if (bytes.length > MAX_CODEC_SIZE) {
-    throw new CodecError(`cannot encode ${what}: ${bytes.length} bytes exceed the reference codec's limit of ${MAX_CODEC_SIZE} bytes`, {
-      path: what,
-    });
-  }
-  return bytes;
-}
-
 /** Unsigned transaction bytes as the node signs them: codec version (0) + type ID + fields. */
 export function encodeUnsignedTx(tx: UnsignedTx): Uint8Array {
-  const w = new ByteWriter();
-  w.uint16(CODEC_VERSION, "codecVersion");
-  writeUnsignedTx(w, tx);
-  return checkSize(w.finish(), "unsigned transaction");
+  return checkEncodedSize(encodeVersioned((w) => writeUnsignedTx(w, tx)), "unsigned transaction");
 }
 
 /** Signed transaction bytes: codec version + unsigned transaction + credentials. */
 export function encodeSignedTx(tx: SignedTx): Uint8Array {
   checkObject(tx, "SignedTx");
-  const w = new ByteWriter();
-  w.uint16(CODEC_VERSION, "codecVersion");
-  writeUnsignedTx(w, tx.unsignedTx);
-  w.list(tx.credentials, "SignedTx.credentials", (cred, i) => writeCredential(w, cred, `SignedTx.credentials[${i}]`));
-  return checkSize(w.finish(), "signed transaction");
+  const bytes = encodeVersioned((w) => {
+    writeUnsignedTx(w, tx.unsignedTx);
+    w.list(tx.credentials, "SignedTx.credentials", (cred, i) => writeCredential(w, cred, `SignedTx.credentials[${i}]`));
+  });
+  return checkEncodedSize(bytes, "signed transaction");
 }
 
 /** UTXO bytes as the node stores and serves them: codec version + txID + output index + asset ID + output. */
@@ -255,7 +232,7 @@ export function encodeUtxo(utxo: Utxo): Uint8Array {
   writeUtxoId(w, utxo, "Utxo");
   w.fixedBytes(utxo.assetId, ID_LENGTH, "Utxo.assetId");
   writeOutput(w, utxo.output, STATE_OUTPUT_TYPES, "Utxo.output");
-  return checkSize(w.finish(), "UTXO");
+  return checkEncodedSize(w.finish(), "UTXO");
 }
 
 /** An output with its type ID (no codec version), as it appears inside UTXOs and initial states. */

@@ -1,6 +1,11 @@
-/** Binary codec of the exchange chain (the reference node's X-Chain "AVM"), byte for byte the node's: structures, encoding, IDs, signatures, syntactic rules. */
+/**
+ * The binary codec the UTXO chains share (the reference node's linear codec, codec version 0),
+ * byte for byte the node's: the secp256k1fx/nftfx/propertyfx structures, UTXOs, the value frame,
+ * encoding, IDs, signatures, and the exchange chain's transactions and syntactic rules, which
+ * the platform chain and the contract chain's atomic transactions build on.
+ */
 export { CodecError, TxValidationError, type TxValidationCode, SignatureError } from "./errors";
-export { TypeId, type TypeIdName, typeIdName, FxIndex, type FxIndexValue, NUM_FXS, fxIndexOfTypeId } from "./type-ids";
+export { TypeId, type TypeIdName, typeIdName, typeIdNameIn, FxIndex, type FxIndexValue, NUM_FXS, fxIndexOfTypeId } from "./type-ids";
 export { ByteWriter, MAX_SLICE_LENGTH, MAX_STRING_LENGTH } from "./writer";
 export { ByteReader } from "./reader";
 export {
@@ -57,6 +62,7 @@ export {
   encodeCredential,
   writeOwners,
 } from "./encode";
+export { checkEncodedSize, checkObject, encodeFail, encodeVersioned, openVersioned } from "./frame";
 export {
   decodeUnsignedTx,
   decodeSignedTx,
@@ -69,6 +75,10 @@ export {
   decodeInitialState,
   decodeCredential,
   readOwners,
+  readBaseTxFields,
+  readImportFields,
+  readExportFields,
+  type TransferableReaders,
 } from "./decode";
 export {
   txId,
@@ -81,6 +91,7 @@ export {
   credentialTypeIdsOf,
   signUnsignedTx,
   signTx,
+  withTxId,
   type ParsedSignedTx,
   parseSignedTx,
   recoverSigners,

@@ -29,10 +29,15 @@ export const TypeId = {
 
 export type TypeIdName = keyof typeof TypeId;
 
+/** The name a chain's table of type IDs gives `typeId` (undefined when it names none). */
+export function typeIdNameIn<Name extends string>(table: Readonly<Record<Name, number>>, typeId: number): Name | undefined {
+  for (const [name, id] of Object.entries(table)) if (id === typeId) return name as Name;
+  return undefined;
+}
+
 /** Name of a type ID (undefined for IDs the chain does not register). */
 export function typeIdName(typeId: number): TypeIdName | undefined {
-  for (const [name, id] of Object.entries(TypeId)) if (id === typeId) return name as TypeIdName;
-  return undefined;
+  return typeIdNameIn(TypeId, typeId);
 }
 
 /** Index of each feature extension in the chain's fx list (used by InitialState.fxIndex). */

@@ -10,16 +10,15 @@ import {
   typeIdName,
   UNSIGNED_TX_TYPES,
 } from "./type-ids";
+import { openVersioned } from "./frame";
 import { ByteReader } from "./reader";
 import {
-  CODEC_VERSION,
   type Credential,
   type CredentialTypeId,
   type FxOperation,
   ID_LENGTH,
   type InitialState,
   type Input,
-  MAX_CODEC_SIZE,
   type NftTransferOutputBody,
   type Operation,
   type Output,
@@ -27,6 +26,7 @@ import {
   type Secp256k1TransferInput,
   type Secp256k1TransferOutput,
   type Secp256k1TransferOutputBody,
+  type BaseTxFields,
   SHORT_ID_LENGTH,
   SIGNATURE_LENGTH,
   type SignedTx,
@@ -176,15 +176,42 @@ function readCredential(r: ByteReader, path: string): Credential {
   return { typeId, signatures };
 }
 
+/** How a chain reads the transferable outputs and inputs of its transactions (each chain allows its own types there). */
+export interface TransferableReaders {
+  output(r: ByteReader, path: string): TransferableOutput;
+  input(r: ByteReader, path: string): TransferableInput;
+}
+
+const EXCHANGE_TRANSFERABLES: TransferableReaders = { output: readTransferableOutput, input: readTransferableInput };
+
+/** The fields every UTXO chain's transaction starts with, after its type ID; `p` names the transaction in errors. */
+export function readBaseTxFields(r: ByteReader, p: string, read: TransferableReaders = EXCHANGE_TRANSFERABLES): BaseTxFields {
+  const networkId = r.uint32(`${p}.networkId`);
+  const blockchainId = r.fixedBytes(ID_LENGTH, `${p}.blockchainId`);
+  const outputs = r.list(`${p}.outputs`, (i) => read.output(r, `${p}.outputs[${i}]`));
+  const inputs = r.list(`${p}.inputs`, (i) => read.input(r, `${p}.inputs[${i}]`));
+  const memo = r.bytesWithLength(`${p}.memo`);
+  return { networkId, blockchainId, outputs, inputs, memo };
+}
+
+/** What an ImportTx adds to its base fields: the source chain and the atomic UTXOs it spends. */
+export function readImportFields(r: ByteReader, p: string, read: TransferableReaders = EXCHANGE_TRANSFERABLES): { sourceChain: Uint8Array; importedInputs: TransferableInput[] } {
+  const sourceChain = r.fixedBytes(ID_LENGTH, `${p}.sourceChain`);
+  const importedInputs = r.list(`${p}.importedInputs`, (i) => read.input(r, `${p}.importedInputs[${i}]`));
+  return { sourceChain, importedInputs };
+}
+
+/** What an ExportTx adds to its base fields: the destination chain and the outputs put into its atomic memory. */
+export function readExportFields(r: ByteReader, p: string, read: TransferableReaders = EXCHANGE_TRANSFERABLES): { destinationChain: Uint8Array; exportedOutputs: TransferableOutput[] } {
+  const destinationChain = r.fixedBytes(ID_LENGTH, `${p}.destinationChain`);
+  const exportedOutputs = r.list(`${p}.exportedOutputs`, (i) => read.output(r, `${p}.exportedOutputs[${i}]`));
+  return { destinationChain, exportedOutputs };
+}
+
 function readUnsignedTx(r: ByteReader): UnsignedTx {
   const typeId = readTypeId(r, UNSIGNED_TX_TYPES, "UnsignedTx");
   const p = typeIdName(typeId) ?? "UnsignedTx";
-  const networkId = r.uint32(`${p}.networkId`);
-  const blockchainId = r.fixedBytes(ID_LENGTH, `${p}.blockchainId`);
-  const outputs = r.list(`${p}.outputs`, (i) => readTransferableOutput(r, `${p}.outputs[${i}]`));
-  const inputs = r.list(`${p}.inputs`, (i) => readTransferableInput(r, `${p}.inputs[${i}]`));
-  const memo = r.bytesWithLength(`${p}.memo`);
-  const base = { networkId, blockchainId, outputs, inputs, memo };
+  const base = readBaseTxFields(r, p);
   switch (typeId) {
     case TypeId.BaseTx:
       return { typeId, ...base };
@@ -199,33 +226,13 @@ function readUnsignedTx(r: ByteReader): UnsignedTx {
       const operations = r.list(`${p}.operations`, (i) => readOperation(r, `${p}.operations[${i}]`));
       return { typeId, ...base, operations };
     }
-    case TypeId.ImportTx: {
-      const sourceChain = r.fixedBytes(ID_LENGTH, `${p}.sourceChain`);
-      const importedInputs = r.list(`${p}.importedInputs`, (i) =>
-        readTransferableInput(r, `${p}.importedInputs[${i}]`),
-      );
-      return { typeId, ...base, sourceChain, importedInputs };
-    }
-    case TypeId.ExportTx: {
-      const destinationChain = r.fixedBytes(ID_LENGTH, `${p}.destinationChain`);
-      const exportedOutputs = r.list(`${p}.exportedOutputs`, (i) =>
-        readTransferableOutput(r, `${p}.exportedOutputs[${i}]`),
-      );
-      return { typeId, ...base, destinationChain, exportedOutputs };
-    }
+    case TypeId.ImportTx:
+      return { typeId, ...base, ...readImportFields(r, p) };
+    case TypeId.ExportTx:
+      return { typeId, ...base, ...readExportFields(r, p) };
     default:
       return r.fail(`${p}.typeId`, `unexpected ${describeTypeId(typeId)}`);
   }
-}
-
-function openVersioned(bytes: Uint8Array, what: string): ByteReader {
-  const r = new ByteReader(bytes);
-  if (bytes.length > MAX_CODEC_SIZE) {
-    r.fail(what, `input is ${bytes.length} bytes, above the reference codec's limit of ${MAX_CODEC_SIZE} bytes`, 0);
-  }
-  const version = r.uint16(`${what}.codecVersion`);
-  if (version !== CODEC_VERSION) r.fail(`${what}.codecVersion`, `unsupported codec version ${version} (expected ${CODEC_VERSION})`, 0);
-  return r;
 }
 
 /** Decode unsigned transaction bytes (codec version + unsigned tx); rejects trailing bytes. */

@@ -181,13 +181,17 @@ export function signUnsignedTx(unsignedBytes: Uint8Array, keysPerInput: Uint8Arr
   return signWithTypes(unsignedBytes, credentialTypeIdsOf(tx), keysPerInput);
 }
 
+/** A signed transaction (of any UTXO chain) with its bytes as `encode` writes them and its ID, the sha256 of those bytes. */
+export function withTxId<Tx>(tx: Tx, encode: (tx: Tx) => Uint8Array): { tx: Tx; bytes: Uint8Array; txId: Uint8Array } {
+  const bytes = encode(tx);
+  return { tx, bytes, txId: sha256(bytes) };
+}
+
 /** Sign an unsigned transaction: the signed transaction, its bytes and its ID. */
 export function signTx(unsignedTx: UnsignedTx, keysPerInput: Uint8Array[][]): { tx: SignedTx; bytes: Uint8Array; txId: Uint8Array } {
   const unsignedBytes = encodeUnsignedTx(unsignedTx);
   const credentials = signWithTypes(unsignedBytes, credentialTypeIdsOf(unsignedTx), keysPerInput);
-  const tx: SignedTx = { unsignedTx, credentials };
-  const bytes = encodeSignedTx(tx);
-  return { tx, bytes, txId: sha256(bytes) };
+  return withTxId<SignedTx>({ unsignedTx, credentials }, encodeSignedTx);
 }
 
 /** What the node derives from signed transaction bytes: the transaction, the signed-over bytes and the ID. */

@@ -1,5 +1,5 @@
-import { bytesToHex } from "../../encoding";
-import { encodeUtxo, type Output, type Utxo, utxoId } from "../codec";
+import { bytesToHex } from "../encoding";
+import { encodeUtxo, type Output, type Utxo, utxoId } from "./codec";
 
 /** A UTXO as the chain stores it: the structure, its bytes and its input ID. */
 export interface StoredUtxo {
@@ -150,6 +150,7 @@ export class UtxoSet {
   }
 }
 
+/** The addresses without repeats (the first of each kept), in their order. */
 export function dedupe(addresses: Uint8Array[]): Uint8Array[] {
   const seen = new Set<string>();
   const out: Uint8Array[] = [];
