@@ -71,59 +71,128 @@ export function emptyBlockRecord(
 }
 
 /**
- * The canonical chain: blocks by number and hash, mined transactions by hash.
- * Only the engine appends or truncates it (evm_revert, reorg to a snapshot).
+ * Where the chain's blocks are held: all in memory (MemoryBlocks, the in-memory engine's), or,
+ * for a chain kept in a durable store, the head and a bounded cache in memory and the rest read
+ * from the store when asked for (persistence/stored-blocks.ts). Blocks are appended and
+ * truncated at the top only.
  */
-export class ChainStore {
+export interface BlockSource {
+  /** The top block, undefined before the first is appended. */
+  readonly head: BlockRecord | undefined;
+  append(record: BlockRecord): void;
+  /** Drops every block above `height` (at least one block stays). */
+  truncate(height: bigint): void;
+  /** The block at `n`, undefined outside the chain. */
+  at(n: bigint): BlockRecord | undefined;
+  byHash(hash: string): BlockRecord | undefined;
+  transaction(hash: string): MinedTransaction | undefined;
+  /** As LogIndex.candidates: the blocks of the filter's range that can match, undefined when it names no address or topic. */
+  logCandidates(filter: LogFilter): readonly number[] | undefined;
+}
+
+/** Every block in memory, with the log index: the chain of an engine without a store. */
+export class MemoryBlocks implements BlockSource {
   private readonly byNumber: BlockRecord[] = [];
-  private readonly byHash = new Map<string, BlockRecord>();
+  private readonly byHashMap = new Map<string, BlockRecord>();
   private readonly txByHash = new Map<string, MinedTransaction>();
   private readonly logIndex = new LogIndex();
 
-  /** `first`: the number of the first block held: 0, or a fork's fork block (earlier ones are the remote's). */
-  constructor(readonly first = 0n) {}
+  constructor(private readonly first: bigint) {}
+
+  get head(): BlockRecord | undefined {
+    return this.byNumber[this.byNumber.length - 1];
+  }
 
   append(record: BlockRecord): void {
-    if (record.number !== this.first + BigInt(this.byNumber.length)) {
-      throw new Error(`block ${record.number} appended at height ${this.first + BigInt(this.byNumber.length)}`);
-    }
     this.byNumber.push(record);
-    this.byHash.set(record.hash, record);
+    this.byHashMap.set(record.hash, record);
     for (const mined of record.transactions) this.txByHash.set(mined.hash, mined);
     this.logIndex.add(record);
   }
 
-  /** Drops every block above `height`. */
   truncate(height: bigint): void {
     while (this.first + BigInt(this.byNumber.length) > height + 1n) {
       const record = this.byNumber.pop()!;
       this.logIndex.remove(record);
-      this.byHash.delete(record.hash);
+      this.byHashMap.delete(record.hash);
       for (const mined of record.transactions) this.txByHash.delete(mined.hash);
     }
   }
 
+  at(n: bigint): BlockRecord | undefined {
+    const index = n - this.first;
+    return index < 0n || index >= BigInt(this.byNumber.length) ? undefined : this.byNumber[Number(index)];
+  }
+
+  byHash(hash: string): BlockRecord | undefined {
+    return this.byHashMap.get(hash);
+  }
+
+  transaction(hash: string): MinedTransaction | undefined {
+    return this.txByHash.get(hash);
+  }
+
+  logCandidates(filter: LogFilter): readonly number[] | undefined {
+    return this.logIndex.candidates(filter);
+  }
+}
+
+/**
+ * The canonical chain: blocks by number and hash, mined transactions by hash.
+ * Only the engine appends or truncates it (evm_revert, reorg to a snapshot).
+ */
+export class ChainStore {
+  private blocks: BlockSource;
+
+  /** `first`: the number of the first block held: 0, or a fork's fork block (earlier ones are the remote's). */
+  constructor(readonly first = 0n) {
+    this.blocks = new MemoryBlocks(first);
+  }
+
+  /**
+   * Hands the chain's blocks to `source` (a chain kept in a store, whose blocks the store holds):
+   * the blocks appended so far must be in it already.
+   */
+  keepIn(source: BlockSource): void {
+    this.blocks = source;
+  }
+
+  /** Whether the chain's blocks are kept by `source` (see keepIn). */
+  keptIn(source: BlockSource): boolean {
+    return this.blocks === source;
+  }
+
+  append(record: BlockRecord): void {
+    const next = this.height + 1n;
+    if (record.number !== next) throw new Error(`block ${record.number} appended at height ${next}`);
+    this.blocks.append(record);
+  }
+
+  /** Drops every block above `height`. */
+  truncate(height: bigint): void {
+    if (height < this.height) this.blocks.truncate(height);
+  }
+
   get head(): BlockRecord {
-    const head = this.byNumber[this.byNumber.length - 1];
+    const head = this.blocks.head;
     if (head === undefined) throw new Error("the chain has no genesis block");
     return head;
   }
 
   get height(): bigint {
-    return this.first + BigInt(this.byNumber.length - 1);
+    return this.blocks.head?.number ?? this.first - 1n;
   }
 
   byNumberOrUndefined(n: bigint): BlockRecord | undefined {
-    const index = n - this.first;
-    return index < 0n || index >= BigInt(this.byNumber.length) ? undefined : this.byNumber[Number(index)];
+    return n < this.first || n > this.height ? undefined : this.blocks.at(n);
   }
 
   byHashOrUndefined(hash: string): BlockRecord | undefined {
-    return this.byHash.get(hash.toLowerCase());
+    return this.blocks.byHash(hash.toLowerCase());
   }
 
   transaction(hash: string): MinedTransaction | undefined {
-    return this.txByHash.get(hash.toLowerCase());
+    return this.blocks.transaction(hash.toLowerCase());
   }
 
   /**
@@ -131,7 +200,7 @@ export class ChainStore {
    * or topics, else every block of its range; ascending, clamped to the chain.
    */
   *logBlocks(filter: LogFilter): Iterable<BlockRecord> {
-    const candidates = this.logIndex.candidates(filter);
+    const candidates = this.blocks.logCandidates(filter);
     if (candidates === undefined) {
       yield* this.range(filter.fromBlock, filter.toBlock);
       return;
@@ -145,7 +214,7 @@ export class ChainStore {
   /** Blocks from `from` to `to` inclusive, clamped to the chain. */
   *range(from: bigint, to: bigint): Iterable<BlockRecord> {
     const last = to < this.height ? to : this.height;
-    for (let n = from < this.first ? this.first : from; n <= last; n++) yield this.byNumber[Number(n - this.first)]!;
+    for (let n = from < this.first ? this.first : from; n <= last; n++) yield this.blocks.at(n)!;
   }
 }
 

@@ -13,12 +13,12 @@ export interface IndexedBlock {
 }
 
 /** A value's key: its bytes as a one-byte-per-char string (an address's 20, a topic's 32, so they never collide). */
-function keyOf(bytes: Uint8Array): string {
+export function keyOf(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
 }
 
 /** The keys of a block's logs: every address and every topic, once each. */
-function keysOf(record: IndexedBlock): Set<string> {
+export function keysOf(record: IndexedBlock): Set<string> {
   const keys = new Set<string>();
   for (const mined of record.transactions) {
     for (const log of mined.receipt.logs) {
@@ -58,26 +58,35 @@ export class LogIndex {
    * caller still checks each log); undefined when the filter names no address and no topic.
    */
   candidates(filter: LogFilter): number[] | undefined {
-    const criteria: Uint8Array[][] = [];
-    if (filter.addresses.length > 0) criteria.push(filter.addresses);
-    for (const wanted of filter.topics) if (wanted !== undefined && wanted.length > 0) criteria.push(wanted);
-    if (criteria.length === 0) return undefined;
-    const from = Number(filter.fromBlock);
-    const to = Number(filter.toBlock);
-    // Each criterion: the blocks holding any of its values; a block must be in every one.
-    const sets = criteria.map((anyOf) => {
-      const blocks = new Set<number>();
-      for (const value of anyOf) for (const n of inRange(this.blocks.get(keyOf(value)) ?? [], from, to)) blocks.add(n);
-      return blocks;
-    });
-    sets.sort((a, b) => a.size - b.size);
-    const [smallest, ...others] = sets;
-    return [...smallest!].filter((n) => others.every((set) => set.has(n))).sort((a, b) => a - b);
+    return matchingBlocks(filter, (key, from, to) => inRange(this.blocks.get(key) ?? [], from, to));
   }
 }
 
+/**
+ * The numbers of the blocks in the filter's range that can hold a matching log, ascending;
+ * undefined when the filter names no address and no topic. `blocksWith(key, from, to)` gives
+ * the blocks within [from, to] whose logs hold `key` (see keyOf), ascending.
+ */
+export function matchingBlocks(filter: LogFilter, blocksWith: (key: string, from: number, to: number) => readonly number[]): number[] | undefined {
+  const criteria: Uint8Array[][] = [];
+  if (filter.addresses.length > 0) criteria.push(filter.addresses);
+  for (const wanted of filter.topics) if (wanted !== undefined && wanted.length > 0) criteria.push(wanted);
+  if (criteria.length === 0) return undefined;
+  const from = Number(filter.fromBlock);
+  const to = Number(filter.toBlock);
+  // Each criterion: the blocks holding any of its values; a block must be in every one.
+  const sets = criteria.map((anyOf) => {
+    const blocks = new Set<number>();
+    for (const value of anyOf) for (const n of blocksWith(keyOf(value), from, to)) blocks.add(n);
+    return blocks;
+  });
+  sets.sort((a, b) => a.size - b.size);
+  const [smallest, ...others] = sets;
+  return [...smallest!].filter((n) => others.every((set) => set.has(n))).sort((a, b) => a - b);
+}
+
 /** The part of an ascending list within [from, to], found by binary search. */
-function inRange(list: readonly number[], from: number, to: number): readonly number[] {
+export function inRange(list: readonly number[], from: number, to: number): readonly number[] {
   const start = lowerBound(list, from);
   const end = lowerBound(list, to + 1);
   return start === 0 && end === list.length ? list : list.slice(start, end);

@@ -4,6 +4,7 @@
  */
 import type { EventEmitter } from "node:events";
 import { GENESIS_CONTRACT_ADDRESS } from "../encoding/precompile";
+import type { StoreCacheSizes } from "./persistence/cache-sizes";
 import type { DurableStore } from "../storage";
 import type { CoverageProbe } from "./coverage-probe";
 import type { ExecutionRecorder } from "./execution-recorder";
@@ -100,6 +101,8 @@ export interface EngineOptions {
    * it is answered. Absent, the chain lives in memory only.
    */
   store?: DurableStore;
+  /** With `store`: how much of the stored chain stays in memory (the node's --accepted-cache-size and --trie-clean-cache). */
+  storeCaches?: StoreCacheSizes;
   /**
    * Fork a remote contract chain: its state at a pinned block is read lazily, every write stays
    * local. The chain ID is the remote's unless `chainId` is given.
@@ -152,6 +155,7 @@ export interface ResolvedEngineOptions {
   coverage: CoverageProbe | undefined;
   executions: ExecutionRecorder | undefined;
   evmEvents: EventEmitter | undefined;
+  storeCaches: StoreCacheSizes | undefined;
   /** Whether `chainId` / `deprecatedPrecompiles` were given (a fork takes the remote's otherwise). */
   explicit: { chainId: boolean; networkId: boolean; deprecatedPrecompiles: boolean };
 }
@@ -185,6 +189,7 @@ export function resolveEngineOptions(opts: EngineOptions): ResolvedEngineOptions
     coverage: opts.coverage,
     executions: opts.executions,
     evmEvents: opts.evmEvents,
+    storeCaches: opts.storeCaches,
     explicit: { chainId: opts.chainId !== undefined, networkId: opts.networkId !== undefined, deprecatedPrecompiles: opts.deprecatedPrecompiles !== undefined },
   };
   if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new Error(`chainId must be a positive integer, got ${chainId}`);

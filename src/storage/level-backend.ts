@@ -33,6 +33,10 @@ export class LevelBackend implements StoreBackend {
     return this.db.get(key);
   }
 
+  getSync(key: string): Uint8Array | undefined {
+    return this.db.getSync(key);
+  }
+
   write(ops: ReadonlyMap<string, Uint8Array | undefined>): Promise<void> {
     const batch = this.db.batch();
     for (const [key, value] of ops) {

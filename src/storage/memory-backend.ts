@@ -11,6 +11,10 @@ export class MemoryBackend implements StoreBackend {
     return this.map.get(key);
   }
 
+  getSync(key: string): Uint8Array | undefined {
+    return this.map.get(key);
+  }
+
   async write(ops: ReadonlyMap<string, Uint8Array | undefined>): Promise<void> {
     for (const [key, value] of ops) {
       if (value === undefined) this.map.delete(key);

@@ -25,6 +25,9 @@ class FlakyBackend implements StoreBackend {
   get(key: string): Promise<Uint8Array | undefined> {
     return this.inner.get(key);
   }
+  getSync(key: string): Uint8Array | undefined {
+    return this.inner.getSync(key);
+  }
   async write(ops: ReadonlyMap<string, Uint8Array | undefined>): Promise<void> {
     if (this.failNext) {
       this.failNext = false;

@@ -19,7 +19,7 @@ import {
   type PUnsignedTx,
   signPTx,
 } from "../../src/pchain";
-import { CodecError, TypeId } from "../../src/xchain/codec";
+import { CodecError, TypeId } from "../../src/utxo/codec";
 import { AVAX, EWOQ, EWOQ_KEY, P_CHAIN, testKey, addressOf } from "./helpers";
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");

@@ -1,8 +1,8 @@
 import { decodeCb58, decodePrivateKey, formatChainAddress } from "../../src/encoding";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY } from "../../src/network/constants";
-import { LocalNetwork, type LocalNetworkOptions } from "../../src/node/local-network";
+import { NodeChains, type NodeChainsOptions } from "../../src/node/node-chains";
 import { startHttpNode, type HttpNode } from "../../src/node/http-server";
-import { shortIdFromPrivateKey } from "../../src/xchain/codec";
+import { shortIdFromPrivateKey } from "../../src/utxo/codec";
 
 export const EWOQ_KEY = decodePrivateKey(LOCAL_TEST_KEY);
 export const EWOQ = shortIdFromPrivateKey(EWOQ_KEY);
@@ -26,7 +26,7 @@ export interface RpcFailure {
 
 /** A local network served over HTTP, with plain JSON-RPC calls on its paths. */
 export interface PNode {
-  network: LocalNetwork;
+  network: NodeChains;
   http: HttpNode;
   /** Calls `method` at `path` (default /ext/bc/P); rejects with the JSON-RPC error object. */
   call<T = Record<string, unknown>>(method: string, params?: unknown, path?: string): Promise<T>;
@@ -35,8 +35,8 @@ export interface PNode {
   close(): Promise<void>;
 }
 
-export async function startPNode(options: LocalNetworkOptions = {}): Promise<PNode> {
-  const network = await LocalNetwork.create(options);
+export async function startPNode(options: NodeChainsOptions = {}): Promise<PNode> {
+  const network = await NodeChains.create(options);
   const http = await startHttpNode({ port: 0, routes: network.routes });
   const call = async <T>(method: string, params: unknown = {}, path = "/ext/bc/P"): Promise<T> => {
     const response = await fetch(`${http.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
@@ -65,7 +65,7 @@ export async function startPNode(options: LocalNetworkOptions = {}): Promise<PNo
 }
 
 /** A node with user alice holding the ewoq key on P, X and C. */
-export async function startWithUser(options: LocalNetworkOptions = {}): Promise<PNode> {
+export async function startWithUser(options: NodeChainsOptions = {}): Promise<PNode> {
   const node = await startPNode(options);
   await node.call("keystore.createUser", USER, "/ext/keystore");
   await node.call("platform.importKey", { ...USER, privateKey: LOCAL_TEST_KEY });

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { encodeCb58, encodeNodeBytes, decodeCb58 } from "../../src/encoding";
 import { LOCAL_NETWORK } from "../../src/network/constants";
 import { type CredentialPlan, type MultisigAliasTx, parsePlatformGenesisJson, PTypeId, type PUnsignedTx, signPTx } from "../../src/pchain";
-import { compareShortIds, compareTransferableOutputs, type TransferableOutput, TypeId } from "../../src/xchain/codec";
+import { compareShortIds, compareTransferableOutputs, type TransferableOutput, TypeId } from "../../src/utxo/codec";
 import { addressOf, AVAX, EWOQ, EWOQ_KEY, FEE, P_CHAIN, pAddress, type PNode, startPNode, startWithUser, testKey, USER } from "./helpers";
 
 const KEYS = [testKey(11), testKey(12), testKey(13)];

@@ -76,6 +76,7 @@ describe("storage: the durable store's staging", () => {
     const memory = new MemoryBackend();
     const slow: StoreBackend = {
       get: (key) => memory.get(key),
+      getSync: (key) => memory.getSync(key),
       entries: (prefix) => memory.entries(prefix),
       close: () => memory.close(),
       write: async (ops) => {

@@ -1,19 +1,17 @@
 /**
- * The contract chain in the durable store (`EngineOptions.store`), and the engine rebuilt from it.
- *
- * Under the engine's store:
- *   t/<node key>   the state tries' nodes and contract code (DurableTrieDB), never pruned
- *   b/<height>     each block's record (record-codec.ts), height as 16 hex digits so keys sort by height
- *   head           chain ID, rules, head height, head state root (it differs from the head block's
- *                  after a direct edit), and the clock's offset (evm_increaseTime)
+ * The contract chain in the durable store (`EngineOptions.store`), and the engine reopened on it.
+ * The keys are listed in stored-layout.ts: the head record, the state tries' nodes (never
+ * pruned), each block's record, and the indexes a restarted chain answers from without reading
+ * every block (blocks and transactions by hash, multi-coin balances, logs).
  *
  * Every change is staged and then committed as one batch before the operation that made it is
- * answered: a sealed block with its trie nodes and the new head, an edit, a revert (which also
- * deletes the blocks it dropped), a reset (which deletes everything and writes a new genesis).
- * Transactions are found by hash in the blocks, rebuilt in memory on load, so nothing is stored
- * per transaction hash. The pending pool (automine off) is not persisted: its transactions were
- * answered as pending, not as accepted, and a restarted node starts with an empty pool, as a
- * restarted reference node does with transactions it never gossiped.
+ * answered: a sealed block with its trie nodes, its index entries and the new head, an edit, a
+ * revert (which also deletes the blocks it dropped and their entries), a reset (which deletes
+ * everything and writes a new genesis). Opening reads the head record and the head block; other
+ * blocks are read when asked for (StoredBlocks), a store of layout 1 is migrated first. The
+ * pending pool (automine off) is not persisted: its transactions were answered as pending, not
+ * as accepted, and a restarted node starts with an empty pool, as a restarted reference node
+ * does with transactions it never gossiped.
  */
 import { bigIntToUnpaddedBytes, bytesToBigInt } from "@ethereumjs/util";
 import { RLP } from "@ethereumjs/rlp";
@@ -24,20 +22,19 @@ import type { ChainState } from "../chain-state";
 import { StoredChainError } from "../errors";
 import type { FlatKeyMapDB } from "../node-cache-trie";
 import type { ResolvedEngineOptions } from "../options";
-import { EMPTY_MULTICOIN } from "./multicoin-diff";
-import { decodeBlockRecord, encodeBlockRecord } from "./record-codec";
+import { resolveCacheSizes, type StoreCacheSizes } from "./cache-sizes";
+import { migrateLayout } from "./layout-migration";
+import { StoredBlocks } from "./stored-blocks";
+import { CURRENT_LAYOUT, HEAD_KEY, LAYOUT_KEY, TRIE_PREFIX } from "./stored-layout";
 import { DurableTrieDB } from "./trie-db";
-
-const TRIE_PREFIX = "t/";
-const BLOCK_PREFIX = "b/";
-const HEAD_KEY = "head";
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
 
 /** A new trie node database over the store (one per fresh state: at creation and on hardhat_reset). */
-export function durableTrieDatabase(store: DurableStore): () => FlatKeyMapDB {
-  return () => new DurableTrieDB(store.namespace(TRIE_PREFIX));
+export function durableTrieDatabase(store: DurableStore, caches?: StoreCacheSizes): () => FlatKeyMapDB {
+  const limit = resolveCacheSizes(caches).trieNodesMb * 1024 * 1024;
+  return () => new DurableTrieDB(store.namespace(TRIE_PREFIX), undefined, limit);
 }
 
 interface HeadRecord {
@@ -49,12 +46,18 @@ interface HeadRecord {
 }
 
 export class ChainPersistence {
+  /** The chain's blocks as the store keeps them (set when the chain is opened or its first block saved). */
+  private blocks: StoredBlocks | undefined;
+  private readonly blockCacheSize: number;
+
   constructor(
     private readonly store: DurableStore,
     private readonly state: ChainState,
     private readonly time: BlockTime,
     private readonly settings: Readonly<ResolvedEngineOptions>,
-  ) {}
+  ) {
+    this.blockCacheSize = resolveCacheSizes(settings.storeCaches).blocks;
+  }
 
   /** Whether the store holds a chain to open (else the engine makes a genesis block). */
   async holdsChain(): Promise<boolean> {
@@ -67,6 +70,14 @@ export class ChainPersistence {
    * transaction's shared memory, the index from a block listener) lands in the same batch.
    */
   saveBlock(record: BlockRecord): Promise<void> {
+    // A new chain (at creation, after hardhat_reset) hands its blocks to the store with its first.
+    const chain = this.state.chain;
+    if (this.blocks === undefined || !chain.keptIn(this.blocks)) {
+      if (chain.height !== chain.first) throw new Error(`a chain is kept in the store from its first block, not from block ${chain.height}`);
+      this.blocks = new StoredBlocks(this.store, this.state.common, this.blockCacheSize);
+      this.blocks.append(record);
+      chain.keepIn(this.blocks);
+    }
     this.stageBlock(record);
     this.stageHead(record.block.header.stateRoot);
     return this.store.commit();
@@ -75,7 +86,8 @@ export class ChainPersistence {
   /** Writes the head after a direct edit of its state or an evm_revert that dropped blocks above it (up to `droppedTo`). */
   async saveHead(droppedTo?: bigint): Promise<void> {
     const head = this.state.head;
-    for (let n = head.number + 1n; droppedTo !== undefined && n <= droppedTo; n++) this.store.del(blockKey(n));
+    // From the top: a dropped block's balances may rest on the entries of those below it.
+    for (let n = droppedTo ?? head.number; n > head.number; n--) this.storedBlocks().unstage(n);
     // An edit changes the head block's multi-coin record too (ChainState.setHeadMultiCoin).
     this.stageBlock(head);
     this.stageHead(await this.state.stateManager.getStateRoot());
@@ -97,9 +109,10 @@ export class ChainPersistence {
   }
 
   /**
-   * Rebuilds the chain from the store: every block record, then the live state at the head's
-   * state root (its trie nodes are read from the store as they are needed) with the head's
-   * multi-coin balances, and the clock's offset.
+   * Opens the chain the store holds (migrated first when it is of layout 1): its head block, the
+   * live state at the head's state root (its trie nodes are read from the store as they are
+   * needed) with the head's multi-coin balances, and the clock's offset. Other blocks are read
+   * when asked for.
    */
   async load(): Promise<void> {
     const bytes = await this.store.get(HEAD_KEY);
@@ -110,29 +123,43 @@ export class ChainPersistence {
         `the stored chain has chain ID ${head.chainId} under ${head.hardfork} rules; this engine runs chain ID ${this.settings.chainId} under ${this.settings.hardfork} rules`,
       );
     }
+    await this.openLayout(head.height);
     await this.state.renew();
     const chain = this.state.chain;
-    let parent = EMPTY_MULTICOIN;
-    for await (const [key, value] of this.store.entries(BLOCK_PREFIX)) {
-      const record = decodeBlockRecord(value, this.state.common, parent);
-      if (key !== blockKey(record.number) || record.number !== chain.height + 1n) {
-        throw new StoredChainError(`the stored chain is damaged: block ${record.number} is stored under ${key} after block ${chain.height}`);
-      }
-      chain.append(record);
-      parent = record.multiCoin;
-    }
-    if (chain.height !== head.height) {
-      throw new StoredChainError(`the stored chain is damaged: its head is block ${head.height}, and blocks are stored up to ${chain.height}`);
-    }
+    this.blocks = StoredBlocks.open(this.store, this.state.common, head.height, this.blockCacheSize);
+    chain.keepIn(this.blocks);
     const stateManager = this.state.stateManager;
     await stateManager.setStateRoot(head.stateRoot);
     stateManager.multiCoin.restore(chain.head.multiCoin);
     this.time.restore({ timeOffset: head.timeOffset, nextTimestamp: undefined, nextBaseFee: undefined });
   }
 
+  /**
+   * Checks the store's layout: the current one goes on, layout 1 (no `layout` record) is
+   * migrated, and a layout this build does not know is refused, its data untouched.
+   */
+  private async openLayout(height: bigint): Promise<void> {
+    const stored = await this.store.get(LAYOUT_KEY);
+    const layout = stored === undefined ? 1 : Number(fromUtf8.decode(stored));
+    if (layout === CURRENT_LAYOUT) return;
+    if (layout !== 1) {
+      throw new StoredChainError(`the stored chain is in layout ${fromUtf8.decode(stored!)}, and this nativekit reads layouts 1 and ${CURRENT_LAYOUT}: open it with the nativekit that wrote it`);
+    }
+    await migrateLayout(this.store, this.state.common, height);
+    this.store.put(LAYOUT_KEY, utf8.encode(String(CURRENT_LAYOUT)));
+    await this.store.commit();
+  }
+
+  private storedBlocks(): StoredBlocks {
+    if (this.blocks === undefined) throw new Error("the chain is not kept in the store yet");
+    return this.blocks;
+  }
+
   private stageBlock(record: BlockRecord): void {
     const parent = this.state.chain.byNumberOrUndefined(record.number - 1n);
-    this.store.put(blockKey(record.number), encodeBlockRecord(record, parent?.multiCoin ?? EMPTY_MULTICOIN));
+    this.storedBlocks().stage(record, parent);
+    // A new chain is written in the current layout from its first block.
+    if (parent === undefined) this.store.put(LAYOUT_KEY, utf8.encode(String(CURRENT_LAYOUT)));
   }
 
   private stageHead(stateRoot: Uint8Array): void {
@@ -145,10 +172,6 @@ export class ChainPersistence {
     };
     this.store.put(HEAD_KEY, encodeHead(head));
   }
-}
-
-function blockKey(height: bigint): string {
-  return BLOCK_PREFIX + height.toString(16).padStart(16, "0");
 }
 
 function encodeHead(head: HeadRecord): Uint8Array {

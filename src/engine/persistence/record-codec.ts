@@ -4,6 +4,10 @@
  * logs, revert data and failure), the change it made to the multi-coin balances, and its
  * atomic transactions. Everything positional (log and transaction indexes, hashes) is derived
  * again when the record is decoded, as block production derives it.
+ *
+ * Since the store's layout 2 (see stored-layout.ts) a record has a seventh item: the height of
+ * the latest block up to this one whose multi-coin change was not empty (an empty list when
+ * none was), so a block read alone finds its balances (multicoin-ledger.ts) without its parents.
  */
 import type { Common } from "@ethereumjs/common";
 import { createBlockFromRLP } from "@ethereumjs/block";
@@ -14,26 +18,37 @@ import { StoredChainError } from "../errors";
 import type { MultiCoinSnapshot } from "../multicoin";
 import { applyMultiCoinChange, multiCoinChange, type MultiCoinChange } from "./multicoin-diff";
 
-type Item = Uint8Array | Item[];
+export type Item = Uint8Array | Item[];
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
 
-/** The stored form of `record`, whose parent's multi-coin balances are `parentMultiCoin`. */
-export function encodeBlockRecord(record: BlockRecord, parentMultiCoin: MultiCoinSnapshot): Uint8Array {
+/** What a stored record says of its multi-coin balances: its change, and (layout 2) the latest block that changed them. */
+export interface StoredMultiCoin {
+  readonly change: MultiCoinChange;
+  /** Absent in records of layout 1; undefined when no block up to this one changed the balances. */
+  readonly lastChange: { readonly height: bigint | undefined } | undefined;
+}
+
+/** The balances of a record being decoded, from what it stores of them. */
+export type MultiCoinResolver = (stored: StoredMultiCoin) => MultiCoinSnapshot;
+
+/**
+ * The stored form of `record`, whose parent's multi-coin balances are `parentMultiCoin`;
+ * `lastChange` (layout 2) the latest block up to this one whose change was not empty.
+ */
+export function encodeBlockRecord(record: BlockRecord, parentMultiCoin: MultiCoinSnapshot, lastChange?: { height: bigint | undefined }): Uint8Array {
   const change = multiCoinChange(parentMultiCoin, record.multiCoin);
-  return RLP.encode([
+  const fields: Item[] = [
     record.block.serialize(),
     record.transactions.map((mined) => encodeMined(mined)),
-    [
-      change.balances.map(([key, amount]) => [hexToBytes(`0x${key}`), bigIntToUnpaddedBytes(amount)]),
-      change.flagged.map((address) => hexToBytes(`0x${address}`)),
-      change.unflagged.map((address) => hexToBytes(`0x${address}`)),
-    ],
+    encodeMultiCoinChange(change),
     record.atomicTransactions.map((id) => utf8.encode(id)),
     bigIntToUnpaddedBytes(record.atomicGasUsed),
     [...record.atomicTransactionBytes],
-  ]);
+  ];
+  if (lastChange !== undefined) fields.push(optional(lastChange.height === undefined ? undefined : bigIntToUnpaddedBytes(lastChange.height)));
+  return RLP.encode(fields);
 }
 
 function encodeMined({ from, receipt: r }: MinedTransaction): Item[] {
@@ -52,25 +67,22 @@ function encodeMined({ from, receipt: r }: MinedTransaction): Item[] {
   ];
 }
 
-/** The record stored as `bytes`, on a parent whose multi-coin balances are `parentMultiCoin`. */
-export function decodeBlockRecord(bytes: Uint8Array, common: Common, parentMultiCoin: MultiCoinSnapshot): BlockRecord {
-  // Five items in records written before the atomic transactions' bytes were kept, six since.
+/**
+ * The record stored as `bytes`, its multi-coin balances given by `multiCoin` from what the
+ * record stores of them (`parentMultiCoin`: its parent's balances with its change applied).
+ */
+export function decodeBlockRecord(bytes: Uint8Array, common: Common, multiCoin: MultiCoinSnapshot | MultiCoinResolver): BlockRecord {
+  // Five items in records written before the atomic transactions' bytes were kept, six since, seven in layout 2.
   const items = list(RLP.decode(bytes) as Item);
-  if (items.length !== 5 && items.length !== 6) throw new StoredChainError(`stored block record is damaged: expected a list of 5 or 6, found ${items.length}`);
-  const [blockRlp, minedItems, changeItem, atomicItems, atomicGasUsed, atomicBytesItems] = items as [Item, Item, Item, Item, Item, Item | undefined];
+  if (items.length < 5 || items.length > 7) throw new StoredChainError(`stored block record is damaged: expected a list of 5 to 7, found ${items.length}`);
+  const [blockRlp, minedItems, changeItem, atomicItems, atomicGasUsed, atomicBytesItems, lastChangeItem] = items as [Item, Item, Item, Item, Item, Item | undefined, Item | undefined];
   const block = createBlockFromRLP(bytesOf(blockRlp), { common, setHardfork: false });
-  const [balanceItems, flaggedItems, unflaggedItems] = list(changeItem, 3);
-  const change: MultiCoinChange = {
-    balances: list(balanceItems).map((item) => {
-      const [key, amount] = list(item, 2);
-      return [bytesToUnprefixedHex(bytesOf(key)), bytesToBigInt(bytesOf(amount))] as const;
-    }),
-    flagged: list(flaggedItems).map((item) => bytesToUnprefixedHex(bytesOf(item))),
-    unflagged: list(unflaggedItems).map((item) => bytesToUnprefixedHex(bytesOf(item))),
-  };
+  const change = decodeMultiCoinChange(changeItem);
+  const lastChange = lastChangeItem === undefined ? undefined : fromOptional(lastChangeItem);
+  const stored: StoredMultiCoin = { change, lastChange: lastChangeItem === undefined ? undefined : { height: lastChange === undefined ? undefined : bytesToBigInt(lastChange) } };
   const record = emptyBlockRecord(
     block,
-    applyMultiCoinChange(parentMultiCoin, change),
+    typeof multiCoin === "function" ? multiCoin(stored) : applyMultiCoinChange(multiCoin, change),
     list(atomicItems).map((item) => fromUtf8.decode(bytesOf(item))),
     bytesToBigInt(bytesOf(atomicGasUsed)),
     atomicBytesItems === undefined ? [] : list(atomicBytesItems).map(bytesOf),
@@ -118,24 +130,56 @@ export function decodeBlockRecord(bytes: Uint8Array, common: Common, parentMulti
   return record;
 }
 
+/** A multi-coin change as a record's item (also the ledger's, multicoin-ledger.ts). */
+export function encodeMultiCoinChange(change: MultiCoinChange): Item[] {
+  return [
+    change.balances.map(([key, amount]) => [hexToBytes(`0x${key}`), bigIntToUnpaddedBytes(amount)]),
+    change.flagged.map((address) => hexToBytes(`0x${address}`)),
+    change.unflagged.map((address) => hexToBytes(`0x${address}`)),
+  ];
+}
+
+export function decodeMultiCoinChange(item: Item): MultiCoinChange {
+  const [balanceItems, flaggedItems, unflaggedItems] = list(item, 3);
+  return {
+    balances: list(balanceItems).map((entry) => {
+      const [key, amount] = list(entry, 2);
+      return [bytesToUnprefixedHex(bytesOf(key)), bytesToBigInt(bytesOf(amount))] as const;
+    }),
+    flagged: list(flaggedItems).map((entry) => bytesToUnprefixedHex(bytesOf(entry))),
+    unflagged: list(unflaggedItems).map((entry) => bytesToUnprefixedHex(bytesOf(entry))),
+  };
+}
+
+/**
+ * The latest block up to the stored record's whose multi-coin change was not empty, read
+ * without decoding the block: `{ height: undefined }` when none was, undefined in a layout-1 record.
+ */
+export function storedLastChange(bytes: Uint8Array): { height: bigint | undefined } | undefined {
+  const items = list(RLP.decode(bytes) as Item);
+  if (items.length !== 7) return undefined;
+  const value = fromOptional(items[6]!);
+  return { height: value === undefined ? undefined : bytesToBigInt(value) };
+}
+
 /** An optional value: an empty list when absent, else a list of one. */
-function optional(value: Uint8Array | undefined): Item[] {
+export function optional(value: Uint8Array | undefined): Item[] {
   return value === undefined ? [] : [value];
 }
 
-function fromOptional(item: Item): Uint8Array | undefined {
+export function fromOptional(item: Item): Uint8Array | undefined {
   const items = list(item);
   return items.length === 0 ? undefined : bytesOf(items[0]!);
 }
 
-function list(item: Item, length?: number): Item[] {
+export function list(item: Item, length?: number): Item[] {
   if (!Array.isArray(item) || (length !== undefined && item.length !== length)) {
     throw new StoredChainError(`stored block record is damaged: expected a list${length === undefined ? "" : ` of ${length}`}`);
   }
   return item;
 }
 
-function bytesOf(item: Item): Uint8Array {
+export function bytesOf(item: Item): Uint8Array {
   if (!(item instanceof Uint8Array)) throw new StoredChainError("stored block record is damaged: expected bytes");
   return item;
 }

@@ -6,6 +6,10 @@
  *
  * Nodes are content-addressed and never pruned (NodeCachingTrie refuses pruning), so a node once
  * written stays valid for every later root; deletions are still honoured if ethereumjs sends any.
+ *
+ * The nodes in memory are bounded (`--trie-clean-cache`): every node is in the store (staged or
+ * committed) as soon as it is written, so once the nodes kept pass the budget they are all let
+ * go, and the trie reads again from the store what it needs.
  */
 import { bytesToUnprefixedHex, type BatchDBOp } from "@ethereumjs/util";
 import type { DurableStore } from "../../storage";
@@ -14,13 +18,26 @@ import { FlatKeyMapDB } from "../node-cache-trie";
 type Key = string | Uint8Array;
 type Value = string | Uint8Array;
 
+/** The bytes of the nodes kept in memory, against their limit; shared, as the nodes are, by shallow copies. */
+interface NodeBudget {
+  bytes: number;
+  readonly limit: number;
+}
+
+/** Default budget: 256 MiB of keys and values. */
+const DEFAULT_LIMIT_BYTES = 256 * 1024 * 1024;
+
 export class DurableTrieDB extends FlatKeyMapDB {
-  /** `nodes` is shared by shallow copies (storage tries, views of past blocks), as MapDB's map is. */
+  private readonly budget: NodeBudget;
+
+  /** `nodes` and `budget` are shared by shallow copies (storage tries, views of past blocks), as MapDB's map is. */
   constructor(
     private readonly store: DurableStore,
     nodes?: Map<Key, Value>,
+    budget: NodeBudget | number = DEFAULT_LIMIT_BYTES,
   ) {
     super(nodes);
+    this.budget = typeof budget === "number" ? { bytes: 0, limit: budget } : budget;
   }
 
   override async get(key: Key): Promise<Value | undefined> {
@@ -29,15 +46,35 @@ export class DurableTrieDB extends FlatKeyMapDB {
     const name = keyName(key);
     const stored = await this.store.get(name);
     // Kept in memory: the trie asks for the same nodes again and again.
-    if (stored !== undefined) this._database.set(name, stored);
+    if (stored !== undefined) this.keep(name, stored);
     return stored;
   }
 
   override async put(key: Key, value: Value): Promise<void> {
     // A string value would come back as bytes after a restart: the trie must use ValueEncoding.Bytes.
     if (typeof value === "string") throw new TypeError("DurableTrieDB stores bytes: open the trie with ValueEncoding.Bytes");
+    this.spend(keyName(key).length + value.length);
     await super.put(key, value);
     this.store.put(keyName(key), value);
+  }
+
+  /** The bytes of the nodes held in memory now. */
+  get heldBytes(): number {
+    return this.budget.bytes;
+  }
+
+  private keep(name: string, value: Uint8Array): void {
+    this.spend(name.length + value.length);
+    this._database.set(name, value);
+  }
+
+  /** Counts `bytes` more; past the limit, every node held is let go first (the store has them all). */
+  private spend(bytes: number): void {
+    if (this.budget.bytes + bytes > this.budget.limit) {
+      this._database.clear();
+      this.budget.bytes = 0;
+    }
+    this.budget.bytes += bytes;
   }
 
   override async del(key: Key): Promise<void> {
@@ -53,7 +90,7 @@ export class DurableTrieDB extends FlatKeyMapDB {
   }
 
   override shallowCopy(): DurableTrieDB {
-    return new DurableTrieDB(this.store, this._database);
+    return new DurableTrieDB(this.store, this._database, this.budget);
   }
 }
 

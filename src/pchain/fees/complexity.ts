@@ -21,7 +21,7 @@
  * its credential's type ID on an update), one read (the alias) and one write. Camino's
  * BaseTx counts as the reference's BaseTx.
  */
-import type { TransferableInput, TransferableOutput } from "../../xchain/codec";
+import type { TransferableInput, TransferableOutput } from "../../utxo/codec";
 import { type MultisigAliasTx, type PBaseFields, PTypeId, type PUnsignedTx } from "../codec";
 import { addDimensions, type Dimensions, dimensions } from "./dimensions";
 

@@ -95,6 +95,11 @@ export class PlatformFeeMarket {
     this.current = { state: next, timestamp };
   }
 
+  /** Takes `at` as the last accepted block's state (a chain opened on the state its store kept). */
+  resume(at: FeeStateAt): void {
+    this.current = { state: at.state, timestamp: at.timestamp };
+  }
+
   /** The state now; the returned function puts it back. */
   capture(): () => void {
     const saved = this.current;

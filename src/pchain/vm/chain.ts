@@ -1,16 +1,20 @@
 import { sha256 } from "@noble/hashes/sha2.js";
-import type { AtomicElement, SharedMemory } from "../../atomic/shared-memory";
+import type { SharedMemory } from "../../atomic/shared-memory";
 import type { DurableStore } from "../../storage";
-import { decodeCb58, encodeCb58, EncodingError, equalBytes, formatChainAddress, parseChainAddress } from "../../encoding";
-import { ChainDirectory, PLATFORM_CHAIN_ID } from "../../network/chains";
+import { decodeCb58, encodeCb58, equalBytes } from "../../encoding";
+import { PLATFORM_CHAIN_ID } from "../../network/chains";
 import type { NetworkIdentifiers } from "../../network/constants";
-import { CodecError, decodeUtxo, MAX_MEMPOOL_TX_SIZE, TypeId, type Utxo, utxoId } from "../../xchain/codec";
-import { type StoredUtxo, storeUtxo, UtxoSet } from "../../xchain/vm/utxo-set";
-import { aliasIdFromTxId, type AliasWithNonce, decodePBlock, encodePBlock, encodePSignedTx, type ParsedPTx, parsePTx, type PBlock, PTypeId, type PSignedTx, type PUnsignedTx } from "../codec";
+import { CodecError, TypeId, type Utxo, utxoId } from "../../utxo/codec";
+import { type CommonRejection, replaceEntries, UtxoChain, type UtxoPage } from "../../utxo/chain";
+import { storeUtxo } from "../../utxo/utxo-set";
+import { aliasIdFromTxId, type AliasWithNonce, decodePBlock, encodePBlock, encodePSignedTx, type ParsedPTx, parsePTx, type PBlock, PTypeId, type PUnsignedTx } from "../codec";
 import { type FeeQuote, type FeeStateAt, LOCAL_GENESIS_TIME, PlatformFeeMarket, type PlatformFeeSchedule, platformFeeSchedule } from "../fees";
 import type { PlatformGenesis } from "../genesis";
 import { AliasNotFoundError, PTxRejectedError } from "./errors";
-import { PlatformChainRecords } from "./persistence";
+import { type AcceptedBlock, type AcceptedPTx, MemoryPlatformBlocks, type PlatformBlocks } from "./platform-blocks";
+import { DEFAULT_PLATFORM_BLOCK_CACHE, openPlatformStore } from "./platform-store";
+import type { PlatformChainRecords } from "./persistence";
+import { feeScheduleKey, type PlatformStateHead, type PlatformStateRecords } from "./state-records";
 import { isNewAlias, type PVerificationContext, verifyPTx } from "./verify";
 
 /*
@@ -19,25 +23,11 @@ import { isNewAlias, type PVerificationContext, verifyPTx } from "./verify";
  * immediate: every accepted transaction gets its own Banff standard block on the last one, so
  * a transaction is Committed when issueTx returns, or Unknown. Fees follow the genesis's
  * schedule (see fees/): the static fee before Etna, the dynamic fee from it (the default); the
- * fee state moves with every block.
+ * fee state moves with every block. What it shares with the exchange chain (addresses, chains,
+ * UTXOs, the issue/accept cycle, listeners) is src/utxo/chain.ts's `UtxoChain`.
  */
 
-export interface AcceptedBlock {
-  id: Uint8Array;
-  block: PBlock;
-  bytes: Uint8Array;
-  height: bigint;
-  /** Acceptance time, Unix milliseconds. */
-  acceptedAt: number;
-}
-
-export interface AcceptedPTx {
-  id: Uint8Array;
-  tx: PSignedTx;
-  bytes: Uint8Array;
-  blockId: Uint8Array;
-  height: bigint;
-}
+export type { AcceptedBlock, AcceptedPTx } from "./platform-blocks";
 
 export interface PlatformChainOptions {
   network: NetworkIdentifiers;
@@ -47,83 +37,88 @@ export interface PlatformChainOptions {
   clock?: () => bigint;
   /**
    * Where the chain is kept across restarts (the node's "p/" namespace; see persistence.ts):
-   * `PlatformChain.open` replays what it holds. Use `issue` (not `issueTx`) to answer only once
-   * a transaction is stored.
+   * `PlatformChain.open` reads its state and head block. Use `issue` (not `issueTx`) to answer
+   * only once a transaction is stored.
    */
   store?: DurableStore;
+  /** With a store: blocks kept decoded in memory besides the head (`--accepted-cache-size`). Default 256. */
+  acceptedCacheSize?: number;
 }
 
-/** One page of a UTXO listing and where it stopped (as the exchange chain pages). */
-export interface PUtxoPage {
-  utxos: Utxo[];
-  bytes: Uint8Array[];
-  lastAddress: Uint8Array;
-  lastUtxoId: Uint8Array;
-}
+/** One page of a UTXO listing and where it stopped (as every UTXO chain pages). */
+export type PUtxoPage = UtxoPage;
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
-export class PlatformChain {
-  readonly network: NetworkIdentifiers;
-  readonly chainId = decodeCb58(PLATFORM_CHAIN_ID);
+export class PlatformChain extends UtxoChain<AcceptedBlock> {
   readonly feeAssetId: Uint8Array;
   /** The static rule's fee (before Etna); see `quoteFee` for what a transaction owes now. */
   readonly txFee: bigint;
-  readonly sharedMemory: SharedMemory;
   private readonly fees: PlatformFeeMarket;
-  private readonly clock: () => bigint;
-  private readonly chains: ChainDirectory;
-  private readonly utxos = new UtxoSet();
-  private readonly txs = new Map<string, AcceptedPTx>();
-  private readonly blocks: AcceptedBlock[] = [];
-  private readonly blocksById = new Map<string, AcceptedBlock>();
+  /** In memory, or in the store once `open` has attached it (platform-blocks.ts). */
+  private blocks: PlatformBlocks;
   private readonly aliases = new Map<string, AliasWithNonce>();
-  private submit: ((bytes: Uint8Array) => Promise<Uint8Array>) | undefined;
-  private readonly listeners = new Set<(block: AcceptedBlock) => void>();
-  private records: PlatformChainRecords | undefined;
+  protected records: PlatformChainRecords | undefined;
+  /** The state's records in the store (state-records.ts): staged with each block. */
+  private state: PlatformStateRecords | undefined;
 
   constructor(options: PlatformChainOptions) {
-    this.network = options.network;
-    this.sharedMemory = options.sharedMemory;
+    super({ network: options.network, chainId: decodeCb58(PLATFORM_CHAIN_ID), addressPrefix: "P", sharedMemory: options.sharedMemory, clock: options.clock });
     this.feeAssetId = decodeCb58(options.network.nativeAsset.id);
     this.txFee = options.network.txFee;
     this.fees = new PlatformFeeMarket(platformFeeSchedule(options.network.txFee, options.genesis.fees), LOCAL_GENESIS_TIME);
-    this.clock = options.clock ?? (() => BigInt(Math.floor(Date.now() / 1000)));
-    this.chains = new ChainDirectory(options.network);
     for (const utxo of options.genesis.utxos) this.utxos.add(storeUtxo(utxo));
     for (const alias of options.genesis.aliases) this.aliases.set(hex(alias.alias.id), alias);
-    this.append({ typeId: PTypeId.ApricotCommitBlock, parentId: sha256(options.genesis.bytes), height: 0n });
+    const genesisBytes = encodePBlock({ typeId: PTypeId.ApricotCommitBlock, parentId: sha256(options.genesis.bytes), height: 0n });
+    this.blocks = new MemoryPlatformBlocks({ id: sha256(genesisBytes), block: decodePBlock(genesisBytes), bytes: genesisBytes, height: 0n, acceptedAt: Date.now() });
   }
 
   /**
-   * The chain over `options.store`: its stored blocks replayed on this genesis (refused, naming
-   * both, when the store holds another genesis), or a new chain whose genesis is recorded there.
-   * Without a store, `new PlatformChain(options)`.
+   * The chain over `options.store` (see platform-store.ts): the state and head block it holds
+   * on this genesis (refused, naming both, when the store holds another genesis; a store of an
+   * earlier version is migrated once), or a new chain whose genesis is recorded there. Without
+   * a store, `new PlatformChain(options)`.
    */
   static async open(options: PlatformChainOptions): Promise<PlatformChain> {
     const chain = new PlatformChain({ ...options, store: undefined });
     if (options.store === undefined) return chain;
-    const records = new PlatformChainRecords(options.store);
-    const genesisId = chain.blocks[0]!.id;
-    const stored = await records.genesisId();
-    if (stored === undefined) {
-      records.putGenesis(genesisId);
-      await records.commit();
-    } else {
-      if (!equalBytes(stored, genesisId)) {
-        throw new RangeError(`the data directory holds a platform chain with genesis ${encodeCb58(stored)}, and this node's genesis is ${encodeCb58(genesisId)}: start with the same platform genesis, or use another --db-dir`);
-      }
-      for await (const { height, acceptedAt, bytes } of records.blocks()) chain.replay(height, acceptedAt, bytes);
-    }
-    chain.records = records;
+    const genesis = chain.blocks.head;
+    const opened = await openPlatformStore(
+      options.store,
+      {
+        genesis,
+        feeSchedule: feeScheduleKey(chain.fees.schedule),
+        replay: (height, acceptedAt, bytes) => chain.replay(height, acceptedAt, bytes),
+        current: () => ({ utxos: chain.utxos.all(), aliases: chain.aliases.values(), head: chain.stateHead(), blocks: chain.blocks.all() }),
+        load: (state) => {
+          chain.utxos.clear();
+          for (const stored of state.utxos) chain.utxos.add(stored);
+          chain.aliases.clear();
+          for (const alias of state.aliases) chain.aliases.set(hex(alias.alias.id), alias);
+          chain.fees.resume(state.head.fees);
+        },
+        freshFees: () => new PlatformFeeMarket(chain.fees.schedule, LOCAL_GENESIS_TIME),
+      },
+      options.acceptedCacheSize ?? DEFAULT_PLATFORM_BLOCK_CACHE,
+    );
+    chain.blocks = opened.blocks;
+    chain.state = opened.state;
+    chain.records = opened.records;
     return chain;
+  }
+
+  /** What the state records say of the last block. */
+  private stateHead(): PlatformStateHead {
+    const head = this.blocks.head;
+    const { state, timestamp } = this.fees.feeState();
+    return { height: head.height, blockId: head.id, fees: { state, timestamp }, feeSchedule: feeScheduleKey(this.fees.schedule) };
   }
 
   /** Accepts a stored block again: its transaction's effects on this chain, not on the atomic memory (kept on its own). */
   private replay(height: bigint, acceptedAt: number, bytes: Uint8Array): void {
     const block = decodePBlock(bytes);
     const signed = block.typeId === PTypeId.BanffStandardBlock && block.txs.length === 1 ? block.txs[0] : undefined;
-    if (block.typeId !== PTypeId.BanffStandardBlock || signed === undefined || height !== BigInt(this.blocks.length)) {
+    if (block.typeId !== PTypeId.BanffStandardBlock || signed === undefined || height !== this.blocks.head.height + 1n) {
       throw new RangeError(`the stored platform block at height ${height} is not the next standard block of one transaction`);
     }
     const parsed = parsePTx(encodePSignedTx(signed));
@@ -134,31 +129,18 @@ export class PlatformChain {
   /** The state as it is now (evm_snapshot / hardhat_reset): the returned function puts it back, as often as it is called. */
   capture(): () => void {
     const restoreUtxos = this.utxos.capture();
-    const txs = new Map(this.txs);
-    const blocks = [...this.blocks];
+    // The store follows: blocks no longer on the chain are deleted, the state's records put back.
+    const restoreBlocks = this.blocks.capture();
+    const restoreState = this.state?.capture();
     const aliases = new Map(this.aliases);
     const restoreFees = this.fees.capture();
     return () => {
-      // The store follows: blocks no longer on the chain are deleted, blocks back on it written again.
-      const records = this.records;
-      if (records !== undefined) {
-        for (let h = blocks.length; h < this.blocks.length; h++) records.delBlock(BigInt(h));
-        for (let h = 1; h < blocks.length; h++) {
-          if (this.blocks[h] !== blocks[h]) records.putBlock(BigInt(h), blocks[h]!.acceptedAt, blocks[h]!.bytes);
-        }
-      }
+      restoreBlocks();
+      restoreState?.();
       restoreUtxos();
-      replace(this.txs, txs);
-      this.blocks.length = 0;
-      this.blocks.push(...blocks);
-      replace(this.blocksById, new Map(blocks.map((b) => [hex(b.id), b])));
-      replace(this.aliases, aliases);
+      replaceEntries(this.aliases, aliases);
       restoreFees();
     };
-  }
-
-  now(): bigint {
-    return this.clock();
   }
 
   /** The time of the next block: now, or the last block's time if the clock is behind it. */
@@ -184,36 +166,6 @@ export class PlatformChain {
     return this.fees.quote(tx, time);
   }
 
-  /** "P-" + bech32(hrp, short ID). */
-  formatAddress(shortId: Uint8Array): string {
-    return formatChainAddress(shortId, this.network.hrp, "P");
-  }
-
-  /** Short ID of a "P-<hrp>1…" address (or with the chain's cb58 ID as prefix); throws EncodingError or RangeError. */
-  parseAddress(text: string): Uint8Array {
-    const { chainAlias, hrp, shortId } = parseChainAddress(text);
-    if (!equalBytes(this.lookupChain(chainAlias), this.chainId)) throw new RangeError(`expected a platform chain address ("P-…"), got chain ${JSON.stringify(chainAlias)}`);
-    if (hrp !== this.network.hrp) throw new RangeError(`expected hrp "${this.network.hrp}" but got "${hrp}"`);
-    return shortId;
-  }
-
-  /** A chain of the network by alias ("X", "C", "P", …) or cb58 ID; throws RangeError. */
-  lookupChain(aliasOrId: string): Uint8Array {
-    const named = this.chains.lookup(aliasOrId);
-    if (named !== undefined) return named.bytes;
-    try {
-      const byId = this.chains.byId(decodeCb58(aliasOrId));
-      if (byId !== undefined) return byId.bytes;
-    } catch (error) {
-      if (!(error instanceof EncodingError)) throw error;
-    }
-    throw new RangeError(`there is no chain with alias/ID "${aliasOrId}"`);
-  }
-
-  isPeerChain(chainId: Uint8Array): boolean {
-    return !equalBytes(chainId, this.chainId) && this.chains.byId(chainId) !== undefined;
-  }
-
   // --- aliases --------------------------------------------------------------------------
 
   getAlias(address: Uint8Array): AliasWithNonce | undefined {
@@ -235,39 +187,33 @@ export class PlatformChain {
   // --- blocks and transactions ----------------------------------------------------------
 
   get height(): bigint {
-    return BigInt(this.blocks.length - 1);
+    return this.blocks.head.height;
   }
 
   lastAccepted(): AcceptedBlock {
-    return this.blocks[this.blocks.length - 1]!;
+    return this.blocks.head;
   }
 
   getBlock(id: Uint8Array): AcceptedBlock | undefined {
-    return this.blocksById.get(hex(id));
+    return this.blocks.byId(id);
   }
 
   getBlockByHeight(height: bigint): AcceptedBlock | undefined {
-    return height < 0n || height >= BigInt(this.blocks.length) ? undefined : this.blocks[Number(height)];
+    return this.blocks.at(height);
   }
 
-  /** Accepted blocks in order, genesis first. */
+  /** Accepted blocks in order, genesis first (with a store, every block is read: for an index catching up). */
   acceptedBlocks(): readonly AcceptedBlock[] {
-    return this.blocks;
-  }
-
-  /** Called with each block accepted after genesis (for an index of /ext/index/P/block). Returns an unsubscribe function. */
-  onAccept(listener: (block: AcceptedBlock) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.blocks.all();
   }
 
   getTx(id: Uint8Array): AcceptedPTx | undefined {
-    return this.txs.get(hex(id));
+    return this.blocks.tx(id);
   }
 
   /** The reference node's statuses: Committed for an accepted transaction, else Unknown. */
   getTxStatus(id: Uint8Array): "Committed" | "Unknown" {
-    return this.txs.has(hex(id)) ? "Committed" : "Unknown";
+    return this.blocks.hasTx(id) ? "Committed" : "Unknown";
   }
 
   /**
@@ -275,15 +221,9 @@ export class PlatformChain {
    * next one), without accepting it. Throws PTxRejectedError.
    */
   verifyTx(bytes: Uint8Array, time = this.nextBlockTime()): { parsed: ParsedPTx; consumed: Utxo[] } {
-    let parsed: ParsedPTx;
-    try {
-      parsed = parsePTx(bytes);
-    } catch (error) {
-      if (error instanceof CodecError) throw new PTxRejectedError("malformed", "couldn't unmarshal tx", error.message);
-      throw error;
-    }
-    if (bytes.length > MAX_MEMPOOL_TX_SIZE) throw new PTxRejectedError("too-large", "tx too large", `${bytes.length} > ${MAX_MEMPOOL_TX_SIZE} bytes`);
-    if (this.txs.has(hex(parsed.txId))) throw new PTxRejectedError("already-accepted", "duplicate tx", `${encodeCb58(parsed.txId)} is already committed`);
+    const parsed = this.parseOrReject(bytes, parsePTx);
+    this.rejectTooLarge(parsed.txId, bytes.length);
+    this.rejectAccepted(parsed.txId, this.blocks.hasTx(parsed.txId));
     const fee = this.fees.quote(parsed.tx.unsignedTx, time);
     if (fee.rule === "dynamic" && fee.gas > fee.capacity) {
       throw new PTxRejectedError("gas-capacity-exceeded", "tx exceeds current gas capacity", `${fee.gas} > ${fee.capacity}`, { gas: fee.gas.toString(), capacity: fee.capacity.toString() });
@@ -299,37 +239,18 @@ export class PlatformChain {
     const time = this.nextBlockTime();
     const { parsed, consumed } = this.verifyTx(bytes, time);
     const block = this.apply(parsed, consumed, time, true, Date.now());
-    this.records?.putBlock(block.height, block.acceptedAt, block.bytes);
-    // With a store, listeners (an index) hear of it once `issue` has made it durable.
-    if (this.records === undefined) this.announce(block);
+    // With a store, listeners (an index of /ext/index/P/block) hear of it once `accept` has made it durable.
+    this.announceUnlessStored(block);
     return parsed.txId;
   }
 
-  /**
-   * Issues signed transaction bytes: accepted here (see `accept`), or, on a node following
-   * another (see `forwardIssuesTo`), handed to the producer, whose answer this is; the
-   * transaction then reaches this chain as the producer's accepted container.
-   */
-  async issue(bytes: Uint8Array): Promise<Uint8Array> {
-    return this.submit === undefined ? this.accept(bytes) : this.submit(bytes);
+  protected rejection(rule: CommonRejection, nodeMessage: string, detail: string): PTxRejectedError {
+    return new PTxRejectedError(rule, nodeMessage, detail);
   }
 
-  /** From now on `issue` hands every transaction to `submit` (a follower's link to its producer). */
-  forwardIssuesTo(submit: (bytes: Uint8Array) => Promise<Uint8Array>): void {
-    this.submit = submit;
-  }
-
-  /**
-   * `issueTx`, then the commit that makes the acceptance durable (with a store): resolves once a
-   * restart would find the transaction, so it is what an API answers from.
-   */
-  async accept(bytes: Uint8Array): Promise<Uint8Array> {
-    const id = this.issueTx(bytes);
-    if (this.records !== undefined) {
-      await this.records.commit();
-      this.announce(this.lastAccepted());
-    }
-    return id;
+  /** The block that accepted transaction `id`. */
+  protected acceptedOf(id: Uint8Array): AcceptedBlock {
+    return this.getBlock(this.blocks.tx(id)!.blockId)!;
   }
 
   /**
@@ -358,16 +279,9 @@ export class PlatformChain {
     if (!equalBytes(encodePBlock(block), bytes)) throw new RangeError("the block's bytes are not its canonical encoding");
     const { parsed, consumed } = this.verifyTx(encodePSignedTx(signed), block.time);
     const accepted = this.apply(parsed, consumed, block.time, true, Date.now());
-    if (this.records !== undefined) {
-      this.records.putBlock(accepted.height, accepted.acceptedAt, accepted.bytes);
-      await this.records.commit();
-    }
+    await this.records?.commit();
     this.announce(accepted);
     return accepted;
-  }
-
-  private announce(block: AcceptedBlock): void {
-    for (const listener of this.listeners) listener(block);
   }
 
   /** A verified (or replayed) transaction's effects, in a new block at `time` on the last one. */
@@ -378,35 +292,38 @@ export class PlatformChain {
     if (!atomic) {
       // Replayed: the atomic memory already holds what this transaction did to it.
     } else if (tx.typeId === PTypeId.ImportTx) {
-      this.sharedMemory.apply(this.chainId, [[tx.sourceChain, { remove: tx.importedInputs.map((i) => utxoId(i.txId, i.outputIndex)) }]]);
+      this.removeImported(tx.sourceChain, tx.importedInputs);
     } else if (tx.typeId === PTypeId.ExportTx) {
-      const put: AtomicElement[] = tx.exportedOutputs.map((out, i) => {
-        const stored = storeUtxo({ txId: id, outputIndex: tx.outputs.length + i, assetId: out.assetId, output: out.output });
-        return { key: stored.inputId, value: stored.bytes, traits: out.output.addresses };
-      });
-      this.sharedMemory.apply(this.chainId, [[tx.destinationChain, { put }]]);
+      this.putExported(
+        tx.destinationChain,
+        tx.exportedOutputs.map((out, i) => ({ txId: id, outputIndex: tx.outputs.length + i, assetId: out.assetId, output: out.output })),
+      );
     }
     if (tx.typeId === PTypeId.MultisigAliasTx) {
       const current = isNewAlias(tx.alias.id) ? undefined : this.getAlias(tx.alias.id);
       const aliasId = current === undefined ? aliasIdFromTxId(id) : tx.alias.id;
       const nonce = current === undefined ? 0n : current.nonce + 1n;
-      this.aliases.set(hex(aliasId), { alias: { id: aliasId, memo: tx.alias.memo, owners: tx.alias.owners }, nonce });
+      const alias: AliasWithNonce = { alias: { id: aliasId, memo: tx.alias.memo, owners: tx.alias.owners }, nonce };
+      this.aliases.set(hex(aliasId), alias);
+      this.state?.putAlias(alias);
     }
     this.fees.accept(tx, time);
-    for (const utxo of consumed) this.utxos.remove(utxoId(utxo.txId, utxo.outputIndex));
-    for (const utxo of produced) this.utxos.add(storeUtxo(utxo));
+    for (const utxo of consumed) {
+      this.utxos.remove(utxoId(utxo.txId, utxo.outputIndex));
+      this.state?.delUtxo(utxo.txId, utxo.outputIndex);
+    }
+    for (const utxo of produced) {
+      const stored = storeUtxo(utxo);
+      this.utxos.add(stored);
+      this.state?.putUtxo(stored);
+    }
     const last = this.lastAccepted();
-    const block = this.append({ typeId: PTypeId.BanffStandardBlock, time, parentId: last.id, height: last.height + 1n, txs: [parsed.tx] }, acceptedAt);
-    this.txs.set(hex(id), { id, tx: parsed.tx, bytes: parsed.bytes, blockId: block.id, height: block.height });
+    const pblock: PBlock = { typeId: PTypeId.BanffStandardBlock, time, parentId: last.id, height: last.height + 1n, txs: [parsed.tx] };
+    const bytes = encodePBlock(pblock);
+    const block: AcceptedBlock = { id: sha256(bytes), block: pblock, bytes, height: pblock.height, acceptedAt };
+    this.blocks.append(block, { id, tx: parsed.tx, bytes: parsed.bytes, blockId: block.id, height: block.height });
+    this.state?.putHead(this.stateHead());
     return block;
-  }
-
-  private append(block: PBlock, acceptedAt = Date.now()): AcceptedBlock {
-    const bytes = encodePBlock(block);
-    const accepted: AcceptedBlock = { id: sha256(bytes), block, bytes, height: block.height, acceptedAt };
-    this.blocks.push(accepted);
-    this.blocksById.set(hex(accepted.id), accepted);
-    return accepted;
   }
 
   private context(fee: FeeQuote): PVerificationContext {
@@ -418,29 +335,13 @@ export class PlatformChain {
       now: this.now(),
       getUtxo: (inputId) => this.utxos.get(inputId)?.utxo,
       isPeerChain: (chain) => this.isPeerChain(chain),
-      getAtomicUtxo: (source, inputId) => (this.isPeerChain(source) && this.sharedMemory.has(this.chainId, source, inputId) ? this.sharedMemory.get(this.chainId, source, [inputId])[0] : undefined),
+      getAtomicUtxo: (source, inputId) => this.atomicUtxo(source, inputId),
       lookupAlias: (address) => this.getAlias(address),
       formatAddress: (shortId) => this.formatAddress(shortId),
     };
   }
 
-  // --- UTXOs ----------------------------------------------------------------------------
-
-  /** The exchange chain's paginated listing: addresses in byte order, each one's UTXOs newest first. */
-  getUtxos(addresses: Uint8Array[], options: { startAddress?: Uint8Array; startUtxoId?: Uint8Array; limit?: number } = {}): PUtxoPage {
-    const page = this.utxos.page(addresses, options.startAddress, options.startUtxoId, options.limit ?? Number.MAX_SAFE_INTEGER);
-    return { utxos: page.utxos.map((s) => s.utxo), bytes: page.utxos.map((s) => s.bytes), lastAddress: page.lastAddress, lastUtxoId: page.lastUtxo };
-  }
-
-  getAllUtxos(addresses: Uint8Array[]): StoredUtxo[] {
-    return this.utxos.page(addresses, undefined, undefined, Number.MAX_SAFE_INTEGER).utxos;
-  }
-
-  /** Atomic UTXOs exported here from `sourceChain`, owned by any of `addresses`. */
-  getAtomicUtxos(sourceChain: Uint8Array, addresses: Uint8Array[], options: { startAddress?: Uint8Array; startUtxoId?: Uint8Array; limit?: number } = {}): PUtxoPage {
-    const page = this.sharedMemory.indexed(this.chainId, sourceChain, addresses, options.startAddress, options.startUtxoId, options.limit ?? Number.MAX_SAFE_INTEGER);
-    return { utxos: page.values.map((b) => decodeUtxo(b)), bytes: page.values, lastAddress: page.lastTrait ?? new Uint8Array(20), lastUtxoId: page.lastKey ?? new Uint8Array(32) };
-  }
+  // --- balances -------------------------------------------------------------------------
 
   /**
    * The reference getBalance: per asset, unlocked (locktime passed) and locked-not-stakeable
@@ -464,9 +365,4 @@ export class PlatformChain {
 
 function maxOf(a: bigint, b: bigint): bigint {
   return a > b ? a : b;
-}
-
-function replace<K, V>(target: Map<K, V>, source: Map<K, V>): void {
-  target.clear();
-  for (const [k, v] of source) target.set(k, v);
 }

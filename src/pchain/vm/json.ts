@@ -1,6 +1,5 @@
 import { bytesToHex, encodeCb58 } from "../../encoding";
-import type { OutputOwners, TransferableInput, TransferableOutput } from "../../xchain/codec";
-import { FX_IDS } from "../../xchain/vm/json";
+import { baseTxToJson, type Json, ownersToJson } from "../../utxo/json";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { encodePSignedTx, type PBlock, type PCredential, PTypeId, type PSignedTx } from "../codec";
 
@@ -9,25 +8,12 @@ import { encodePSignedTx, type PBlock, type PCredential, PTypeId, type PSignedTx
  * "json"), after the reference node's json tags: {unsignedTx: {networkID, blockchainID,
  * outputs, inputs, memo, …}, credentials: [{signatures}], id}; Camino's multisig credential
  * adds sigIdxs, its alias tx multisigAlias {id, memo, owners} and auth. As on the exchange
- * chain here, uint64 values are decimal strings.
+ * chain here, uint64 values are decimal strings. The shapes the UTXO chains share (outputs in
+ * the secp256k1fx MarshalJSON's sorted key order, inputs, base, import and export fields) are
+ * src/utxo/json.ts's.
  */
 
-export type Json = Record<string, unknown>;
 type Format = (shortId: Uint8Array) => string;
-
-const SECP_FX = FX_IDS[0]!;
-
-function owners(o: OutputOwners, format: Format): Json {
-  return { addresses: o.addresses.map(format), locktime: o.locktime.toString(), threshold: o.threshold };
-}
-
-function output(out: TransferableOutput, format: Format): Json {
-  return { assetID: encodeCb58(out.assetId), fxID: SECP_FX, output: { ...owners(out.output, format), amount: out.output.amount.toString() } };
-}
-
-function input(i: TransferableInput): Json {
-  return { txID: encodeCb58(i.txId), outputIndex: i.outputIndex, assetID: encodeCb58(i.assetId), fxID: SECP_FX, input: { amount: i.input.amount.toString(), signatureIndices: i.input.signatureIndices } };
-}
 
 function credential(c: PCredential): Json {
   const signatures = c.signatures.map((s) => bytesToHex(s));
@@ -36,18 +22,11 @@ function credential(c: PCredential): Json {
 
 export function pTxToJson(signed: PSignedTx, txId: Uint8Array, format: Format): Json {
   const tx = signed.unsignedTx;
-  const unsignedTx: Json = {
-    networkID: tx.networkId,
-    blockchainID: encodeCb58(tx.blockchainId),
-    outputs: tx.outputs.map((o) => output(o, format)),
-    inputs: tx.inputs.map(input),
-    memo: bytesToHex(tx.memo),
-  };
-  if (tx.typeId === PTypeId.ImportTx) Object.assign(unsignedTx, { sourceChain: encodeCb58(tx.sourceChain), importedInputs: tx.importedInputs.map(input) });
-  if (tx.typeId === PTypeId.ExportTx) Object.assign(unsignedTx, { destinationChain: encodeCb58(tx.destinationChain), exportedOutputs: tx.exportedOutputs.map((o) => output(o, format)) });
+  const ctx = { formatAddress: format };
+  const unsignedTx = baseTxToJson(tx, ctx);
   if (tx.typeId === PTypeId.MultisigAliasTx) {
     Object.assign(unsignedTx, {
-      multisigAlias: { id: format(tx.alias.id), memo: bytesToHex(tx.alias.memo), owners: owners(tx.alias.owners, format) },
+      multisigAlias: { id: format(tx.alias.id), memo: bytesToHex(tx.alias.memo), owners: ownersToJson(tx.alias.owners, ctx) },
       auth: { signatureIndices: tx.auth.signatureIndices },
     });
   }

@@ -1,4 +1,4 @@
-import type { OutputOwners } from "../../xchain/codec";
+import type { OutputOwners } from "../../utxo/codec";
 import type { AliasWithNonce } from "../codec";
 
 /*

@@ -14,7 +14,7 @@ import {
   utxoId,
   validateInputSignatureIndices,
   validateOutputOwners,
-} from "../../xchain/codec";
+} from "../../utxo/codec";
 import { type ParsedPTx, type PCredential, PTypeId, type PUnsignedTx } from "../codec";
 import type { FeeQuote } from "../fees";
 import { PTxRejectedError } from "./errors";

@@ -1,5 +1,5 @@
 import { encodeCb58, equalBytes } from "../../encoding";
-import { compareShortIds, compareTransferableOutputs, compareUtxoIds, shortIdFromPrivateKey, type TransferableInput, type TransferableOutput, TypeId, type Utxo } from "../../xchain/codec";
+import { compareShortIds, compareTransferableOutputs, compareUtxoIds, shortIdFromPrivateKey, type TransferableInput, type TransferableOutput, TypeId, type Utxo } from "../../utxo/codec";
 import { type CredentialPlan, type MultisigAliasTx, PTypeId, type PUnsignedTx, type SignedPTx, signPTx } from "../codec";
 import type { PlatformChain } from "./chain";
 import { PWalletError } from "./errors";
