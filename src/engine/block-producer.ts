@@ -2,8 +2,7 @@
  * Block production: runs a block's transactions on the head state, seals the block (roots,
  * bloom, header) and appends its record to the chain. Most blocks go through the engine's own
  * lean assembly; rule sets it does not cover go through ethereumjs' BlockBuilder. A block may be
- * sealed after its operation has answered (see `executeBlock`); a failure to seal stops the
- * simulator, because the chain would miss a block.
+ * sealed after its operation has answered (see `executeBlock` and `EngineLock.sealAfterAnswer`).
  */
 import { Block, createBlock, createBlockHeader } from "@ethereumjs/block";
 import { ConsensusType } from "@ethereumjs/common";
@@ -16,6 +15,7 @@ import type { BlockTime, HeaderData } from "./block-time";
 import { emptyBlockRecord, type BlockRecord, type LogRecord, type MinedTransaction, type ReceiptRecord } from "./chain";
 import type { ChainState } from "./chain-state";
 import { cancunHeaderFields, ZERO32 } from "./common";
+import type { EngineLock, LockHeld } from "./engine-lock";
 import { SimulatorFaultError } from "./errors";
 import type { ForkPoint } from "./fork/fork-source";
 import type { ResolvedEngineOptions } from "./options";
@@ -55,6 +55,8 @@ interface BlockOutcome {
 export interface ExecutedBlock extends BlockOutcome {
   /** The block's record, once its roots are computed and it is on the chain. */
   sealed: Promise<BlockRecord>;
+  /** Whether the block is sealed after its operation answered (the engine's lock holds the next one back until then). */
+  sealedAfterAnswer: boolean;
 }
 
 /** What sealing needs from running a block's transactions. */
@@ -68,10 +70,6 @@ interface BlockRun {
 export class BlockProducer {
   /** Whether `runBlockTransactions` covers the active rules (else blocks go through BlockBuilder). */
   private readonly canAssembleBlocks: boolean;
-  /** A block being sealed after its operation answered (see `executeBlock`); the next operation waits for it. */
-  private sealing: Promise<void> | undefined;
-  /** Set if sealing a block ever failed: the chain would miss a block, so nothing more runs. */
-  private fault: Error | undefined;
   private readonly blockListeners = new Set<(record: BlockRecord) => void>();
 
   constructor(
@@ -79,6 +77,8 @@ export class BlockProducer {
     private readonly settings: Readonly<ResolvedEngineOptions>,
     private readonly time: BlockTime,
     private readonly pool: TransactionPool,
+    /** Seals blocks after their operation answered, and stops the engine when a block is lost. */
+    private readonly lock: EngineLock,
     /** With a durable store, each block is committed to it before its transactions are answered. */
     private readonly persistence?: ChainPersistence,
   ) {
@@ -96,18 +96,6 @@ export class BlockProducer {
   onBlock(listener: (record: BlockRecord) => void): () => void {
     this.blockListeners.add(listener);
     return () => this.blockListeners.delete(listener);
-  }
-
-  /** Throws SimulatorFaultError once a block could not be sealed. */
-  assertRunning(): void {
-    if (this.fault !== undefined) throw new SimulatorFaultError(this.fault);
-  }
-
-  /** The block left sealing by the operation that just ended, if any (it is handed over once). */
-  takeSealing(): Promise<void> | undefined {
-    const sealing = this.sealing;
-    this.sealing = undefined;
-    return sealing;
   }
 
   /** The first block, on the state as the options set it up. */
@@ -162,7 +150,7 @@ export class BlockProducer {
    * Invalid transactions are left out and reported; the rest are mined in order.
    */
   async mineBlock(opts: MineOptions = {}): Promise<{ record: BlockRecord; rejected: RejectedTransaction[] }> {
-    const executed = await this.executeBlock(opts, false);
+    const executed = await this.executeBlock(opts);
     return { record: await executed.sealed, rejected: executed.rejected };
   }
 
@@ -187,16 +175,14 @@ export class BlockProducer {
 
   /**
    * Runs the next block's transactions; `sealed` then resolves once the block's roots are
-   * computed and it is on the chain. With `sealLater`, sealing starts only on the next turn of
-   * the event loop, so a caller can answer its client first: callers that pass it must run
-   * inside the engine's `serialize`, which holds back the next operation until the block is sealed.
+   * computed and it is on the chain. With `held` (the caller runs inside the engine's lock), the
+   * block is sealed after the caller answered its client (`EngineLock.sealAfterAnswer`).
    */
-  async executeBlock(opts: MineOptions, sealLaterWanted: boolean): Promise<ExecutedBlock> {
-    // A durable block is answered only once it is committed, so it is never sealed later.
-    const sealLater = sealLaterWanted && this.persistence === undefined;
+  async executeBlock(opts: MineOptions, held?: LockHeld): Promise<ExecutedBlock> {
     // A block still being sealed is the parent of this one.
-    if (this.sealing !== undefined) await this.sealing;
-    this.assertRunning();
+    const pending = this.lock.pendingSeal;
+    if (pending !== undefined) await pending;
+    this.lock.assertRunning();
     const parent = this.state.head;
     const headerData = this.time.takeNextHeader(parent, opts.timestamp);
     const candidates = opts.transactions ?? this.pool.takeForBlock(headerData.baseFeePerGas);
@@ -208,22 +194,13 @@ export class BlockProducer {
     };
     if (!this.canAssembleBlocks) {
       const block = await this.buildWithBlockBuilder(parent.block, headerData, candidates, outcome);
-      return { ...outcome, sealed: Promise.resolve(this.accept(finish(block))) };
+      return { ...outcome, sealed: Promise.resolve(this.accept(finish(block))), sealedAfterAnswer: false };
     }
     const run = await this.runBlockTransactions(parent.block, headerData, candidates, outcome);
     const seal = async () => this.accept(finish(await this.sealBlock(run, outcome.included, outcome.results)));
-    if (!sealLater) return { ...outcome, sealed: seal() };
-    const sealed = new Promise<void>((resolve) => setImmediate(resolve)).then(seal);
-    this.sealing = sealed.then(
-      () => undefined,
-      (error: unknown) => {
-        // Nothing in sealing is expected to fail; if it does, the block is lost, so stop here
-        // instead of serving a chain that misses it.
-        this.fault = error instanceof Error ? error : new Error(String(error));
-        this.settings.log(`internal error: block ${headerData.number} could not be sealed (${this.fault.message}); the simulator must be restarted`);
-      },
-    );
-    return { ...outcome, sealed };
+    // A durable block is answered only once it is committed ("accepted" must survive a kill -9), so it is never sealed later.
+    if (held === undefined || this.persistence !== undefined) return { ...outcome, sealed: seal(), sealedAfterAnswer: false };
+    return { ...outcome, sealed: this.lock.sealAfterAnswer(held, seal, `block ${headerData.number}`), sealedAfterAnswer: true };
   }
 
   /**
@@ -237,9 +214,7 @@ export class BlockProducer {
     return persistence.saveBlock(record).then(
       () => (announced ? this.announce(record) : record),
       (error: unknown) => {
-        this.fault = error instanceof Error ? error : new Error(String(error));
-        this.settings.log(`internal error: block ${record.number} could not be written to the store (${this.fault.message}); the simulator must be restarted`);
-        throw new SimulatorFaultError(this.fault);
+        throw new SimulatorFaultError(this.lock.stop(error, `block ${record.number} could not be written to the store`));
       },
     );
   }
@@ -336,7 +311,13 @@ export class BlockProducer {
     for (const result of results) bloom.or(result.bloom);
     // Committing the block's checkpoint first writes the state to the tries directly, instead of
     // through a checkpoint layer that would copy every node it touched once more on commit.
-    if (checkpointed) await vm.evm.journal.commit();
+    if (checkpointed) {
+      await vm.evm.journal.commit();
+      // A transaction's run clears the journal when it ends, but the block's own checkpoint
+      // (EIP-4788's root, or the one around its transactions) leaves an entry behind on commit:
+      // cleared here, or every block, empty ones above all, keeps one for the chain's lifetime.
+      await vm.evm.journal.cleanup();
+    }
     const stateRoot = await vm.stateManager.getStateRoot();
     // As createBlock, but with the transactions as they are (createBlock rebuilds each one).
     return new Block(

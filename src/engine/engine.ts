@@ -16,6 +16,7 @@ import { BlockTime, type PinnedHeader } from "./block-time";
 import type { BlockRecord, ChainView, LogRecord } from "./chain";
 import { ChainState } from "./chain-state";
 import { engineCommon } from "./common";
+import { EngineLock, type LockHeld } from "./engine-lock";
 import { ExecutionFailedError, InvalidInputError, TransactionRejectedError, UnavailableOperationError } from "./errors";
 import { failureTraceOf } from "./failure-trace";
 import type { ForkSource } from "./fork/fork-source";
@@ -62,7 +63,8 @@ export class Engine implements AtomicChainHost {
   loggingEnabled = true;
   /** The forking options the engine was created with (hardhat_reset without options returns to them). */
   private readonly createdForking: ForkingOptions | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Runs operations one at a time, and seals a block after its operation answered. */
+  private readonly lock: EngineLock;
 
   private constructor(settings: ResolvedEngineOptions, store: DurableStore | undefined) {
     this.settings = settings;
@@ -73,14 +75,15 @@ export class Engine implements AtomicChainHost {
     this.mineOnArrival = settings.automine;
     this.createdForking = settings.forking;
     this.common = engineCommon(settings.chainId, settings.hardfork);
-    this.state = new ChainState(this.common, settings, store === undefined ? undefined : durableTrieDatabase(store));
+    this.lock = new EngineLock((line) => this.settings.log(line));
+    this.state = new ChainState(this.common, settings, store === undefined ? undefined : durableTrieDatabase(store, settings.storeCaches));
     this.time = new BlockTime(this.common, settings, this.state);
     this.persistence = store === undefined ? undefined : new ChainPersistence(store, this.state, this.time, settings);
     this.pool = new TransactionPool(this.state, settings, this.time);
     this.reads = new StateReads(this.state);
     this.executor = new Executor(this.state, settings, this.time, this.reads);
     this.transactions = new Transactions(this.common, settings, this.pool, this.executor, this.time);
-    this.blocks = new BlockProducer(this.state, settings, this.time, this.pool, this.persistence);
+    this.blocks = new BlockProducer(this.state, settings, this.time, this.pool, this.lock, this.persistence);
     this.edits = new StateEdits(this.state, this.persistence);
     this.snapshots = new Snapshots(this.state, this.time, this.pool, this.persistence);
     this.intervalMining = new IntervalMining(() => this.serialize(() => this.blocks.mineBlock()), (line) => this.settings.log(line));
@@ -183,24 +186,17 @@ export class Engine implements AtomicChainHost {
 
   // ---------------------------------------------------------------- running operations
 
-  /** Runs operations one at a time: the EVM state is shared and every step awaits. */
-  serialize<T>(work: () => Promise<T>): Promise<T> {
-    const guarded = () => {
-      this.blocks.assertRunning();
-      return work();
-    };
-    const run = this.queue.then(guarded, guarded);
-    // The next operation also waits for a block this one left sealing.
-    this.queue = run.then(this.settle, this.settle);
-    return run;
+  /**
+   * Runs operations one at a time: the EVM state is shared and every step awaits. `work` gets
+   * the proof that it holds the lock (which lets `submit` seal a block after the answer).
+   */
+  serialize<T>(work: (held: LockHeld) => Promise<T>): Promise<T> {
+    return this.lock.run(work);
   }
 
-  private readonly settle = (): Promise<void> | undefined => this.blocks.takeSealing();
-
-  /** Runs a read of no EVM state (the head's number) at once: the head changes in one step. */
-  async atOnce<T>(work: () => Promise<T>): Promise<T> {
-    this.blocks.assertRunning();
-    return work();
+  /** Runs a read of no EVM state (the head's number) at once, holding nothing: the head changes in one step. */
+  atOnce<T>(work: (held: undefined) => Promise<T>): Promise<T> {
+    return this.lock.atOnce(work);
   }
 
   /** Calls `listener` with every block appended from now on; returns the function that stops it. */
@@ -401,20 +397,18 @@ export class Engine implements AtomicChainHost {
 
   /**
    * Accepts a transaction: mines it at once with automine, else pools it. Returns its hash once
-   * it has run. With `sealLater` (only inside `serialize`), its block is sealed after the
-   * caller answered: the outcome is known once the transaction has run, and the next operation
-   * waits for the seal anyway.
+   * it has run. With `held` (the caller runs inside `serialize`), its block may be sealed after
+   * the caller answered: the outcome is known once the transaction has run, and the next
+   * operation waits for the seal anyway.
    */
-  async submit(pooled: PooledTransaction, opts: { sealLater?: boolean } = {}): Promise<string> {
+  async submit(pooled: PooledTransaction, held?: LockHeld): Promise<string> {
     await this.pool.validate(pooled, this.mineOnArrival);
     if (!this.mineOnArrival) {
       this.pool.add(pooled);
       return pooled.hash;
     }
-    // A durable block is committed before the answer: "accepted" must survive a kill -9.
-    const sealLater = opts.sealLater === true && this.persistence === undefined;
-    const executed = await this.blocks.executeBlock({ transactions: [pooled] }, sealLater);
-    if (!sealLater) await executed.sealed;
+    const executed = await this.blocks.executeBlock({ transactions: [pooled] }, held);
+    if (!executed.sealedAfterAnswer) await executed.sealed;
     if (executed.rejected.length > 0) {
       throw new TransactionRejectedError(`transaction rejected: ${cleanVmMessage(executed.rejected[0]!.error.message)}`);
     }

@@ -38,7 +38,7 @@ export class PersonalKeyError extends Error {
 }
 
 /** The longest unlock geth takes: time.Duration's range, in seconds. */
-export const MAX_UNLOCK_SECONDS = 9_223_372_036;
+const MAX_UNLOCK_SECONDS = 9_223_372_036;
 /** geth's default unlock: five minutes. */
 export const DEFAULT_UNLOCK_SECONDS = 300;
 

@@ -31,8 +31,8 @@ const MAX_REPLAYED_GAS = 1_000_000n;
 /** Maximum call depth of the EVM. */
 const MAX_CALL_DEPTH = 1024;
 
-export const GENESIS_CONTRACT = createAddressFromString(GENESIS_CONTRACT_ADDRESS);
-export const NATIVE_ASSET_BALANCE = createAddressFromString(NATIVE_ASSET_BALANCE_ADDRESS);
+const GENESIS_CONTRACT = createAddressFromString(GENESIS_CONTRACT_ADDRESS);
+const NATIVE_ASSET_BALANCE = createAddressFromString(NATIVE_ASSET_BALANCE_ADDRESS);
 export const NATIVE_ASSET_CALL = createAddressFromString(NATIVE_ASSET_CALL_ADDRESS);
 
 const EMPTY = new Uint8Array(0);
@@ -265,7 +265,7 @@ export async function nativeAssetCall(input: PrecompileInput): Promise<ExecResul
 }
 
 /** A deprecated precompile reverts and hands back all of its gas (reference node, later upgrades). */
-export function deprecatedPrecompile(input: PrecompileInput): ExecResult {
+function deprecatedPrecompile(input: PrecompileInput): ExecResult {
   const evm = input._EVM as NativeEVM;
   evm.takePrecompileMessage();
   return revert(0n);

@@ -13,6 +13,7 @@ import type { Dispatch, Eip1193Provider, JsonRpcNotification, OpenSession, Reque
 import { JsonText } from "../rpc/json-text";
 import { createEngineApi } from "./api";
 import { Engine } from "./engine";
+import type { LockHeld } from "./engine-lock";
 import type { EngineOptions } from "./options";
 
 /** The EIP-1193 `message` event of a subscription's notification. */
@@ -24,7 +25,7 @@ export interface SubscriptionMessage {
 export class NativeProvider extends EventEmitter implements Eip1193Provider {
   readonly engine: Engine;
   /** Every method a connectionless transport answers, by name (eth_subscribe refuses there). */
-  readonly api: RpcApi;
+  readonly api: RpcApi<LockHeld>;
   /** Opens a lasting connection's session (a WebSocket's): the methods of `api` plus its own subscriptions. */
   readonly openSession: OpenSession;
   /** This provider's own session, opened by its first request. */

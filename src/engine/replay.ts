@@ -42,7 +42,7 @@ export interface TraceLimits {
   readonly defaultTimeoutMs: number;
 }
 
-export const DEFAULT_TRACE_LIMITS: TraceLimits = {
+const DEFAULT_TRACE_LIMITS: TraceLimits = {
   maxStructLogEntries: 100_000,
   maxStructLogBytes: 64 * 1024 * 1024,
   defaultTimeoutMs: 5_000,

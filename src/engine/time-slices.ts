@@ -41,7 +41,7 @@ export class TimeSlices {
 }
 
 /** `items.map(map)`, with a turn of the event loop after each slice of about 10 ms of work. */
-export async function mapInSlices<T, U>(items: readonly T[], map: (item: T, index: number) => U): Promise<U[]> {
+async function mapInSlices<T, U>(items: readonly T[], map: (item: T, index: number) => U): Promise<U[]> {
   const out: U[] = new Array<U>(items.length);
   let sliceEnd = performance.now() + EXECUTION_SLICE_MS;
   for (let i = 0; i < items.length; i++) {

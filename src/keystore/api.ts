@@ -8,10 +8,8 @@ import { type Keystore, KeystoreError, type KeystoreUser } from "./keystore";
  * refusal (existing user, weak password, unknown user, wrong password) with the node's
  * wording where it has one (avalanchego api/keystore/keystore.go).
  */
-export const KEYSTORE_METHODS = ["keystore.createUser", "keystore.deleteUser", "keystore.listUsers"] as const;
-
 /** A keystore refusal in the node's words: "user doesn't exist: bob", `incorrect password: user "bob"`. */
-export function keystoreMessage(error: KeystoreError, username: string): string {
+function keystoreMessage(error: KeystoreError, username: string): string {
   if (error.message.startsWith("user not found")) return `user doesn't exist: ${username}`;
   if (error.message === "incorrect password") return `incorrect password: user ${JSON.stringify(username)}`;
   return error.message;
@@ -49,16 +47,27 @@ function refusedFor(username: string): (error: unknown) => never {
 }
 
 export function createKeystoreApi(keystore: Keystore): RpcApi {
-  return new RpcApi({ namespaces: ["keystore"] })
-    .named("createUser", async (p) => {
-      const { username, password } = credentials(p);
-      await keystore.createUser(username, password).catch(refusedFor(username));
-      return { success: true };
-    })
-    .named("deleteUser", async (p) => {
-      const { username, password } = credentials(p);
-      await keystore.deleteUser(username, password).catch(refusedFor(username));
-      return { success: true };
-    })
-    .named("listUsers", () => ({ users: keystore.listUsers() }));
+  return new RpcApi().namedMethods(keystore, {
+    "keystore.createUser": createUser,
+    "keystore.deleteUser": deleteUser,
+    "keystore.listUsers": listUsers,
+  });
+}
+
+/** {username, password}: a new user. */
+async function createUser(keystore: Keystore, params: NamedParams): Promise<{ success: true }> {
+  const { username, password } = credentials(params);
+  await keystore.createUser(username, password).catch(refusedFor(username));
+  return { success: true };
+}
+
+/** {username, password}: the user and everything kept for it are deleted. */
+async function deleteUser(keystore: Keystore, params: NamedParams): Promise<{ success: true }> {
+  const { username, password } = credentials(params);
+  await keystore.deleteUser(username, password).catch(refusedFor(username));
+  return { success: true };
+}
+
+function listUsers(keystore: Keystore): { users: string[] } {
+  return { users: keystore.listUsers() };
 }

@@ -17,8 +17,8 @@ export class KeystoreError extends Error {
   }
 }
 
-export const MIN_PASSWORD_LENGTH = 8;
-export const MAX_PASSWORD_LENGTH = 1024;
+const MIN_PASSWORD_LENGTH = 8;
+const MAX_PASSWORD_LENGTH = 1024;
 
 /** Scrypt with light parameters: strong enough for a local simulator, fast in tests. */
 async function hashPassword(password: string, salt: Uint8Array): Promise<Uint8Array> {
@@ -135,7 +135,7 @@ export class KeystoreUser {
   }
 }
 
-export function checkPasswordStrength(password: unknown): void {
+function checkPasswordStrength(password: unknown): void {
   if (typeof password !== "string") throw new KeystoreError("password must be a string");
   if (password.length < MIN_PASSWORD_LENGTH) throw new KeystoreError(`password is too weak: use at least ${MIN_PASSWORD_LENGTH} characters`);
   if (password.length > MAX_PASSWORD_LENGTH) throw new KeystoreError(`password is longer than ${MAX_PASSWORD_LENGTH} characters`);

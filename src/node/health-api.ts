@@ -12,12 +12,12 @@
  * between runs.
  */
 import type { GetHandler } from "./http-server";
-import { RpcApi } from "../rpc";
+import { RpcApi, type NamedParams } from "../rpc";
 import { PATHS } from "../network/paths";
 
 export type HealthKind = "health" | "readiness" | "liveness";
 
-export const HEALTH_KINDS: readonly HealthKind[] = ["health", "readiness", "liveness"];
+const HEALTH_KINDS: readonly HealthKind[] = ["health", "readiness", "liveness"];
 
 export interface HealthCheck {
   name: string;
@@ -88,15 +88,32 @@ export class HealthMonitor {
 }
 
 export function createHealthApi(monitor: HealthMonitor): RpcApi {
-  const api = new RpcApi({ namespaces: ["health"] });
-  for (const kind of HEALTH_KINDS) {
-    api.named(kind, (p) => {
-      // Every check of this node belongs to the primary network, so tags narrow nothing.
-      p.stringArray("tags");
-      return monitor.report(kind);
-    });
-  }
-  return api;
+  return new RpcApi().namedMethods(monitor, {
+    "health.health": health,
+    "health.readiness": readiness,
+    "health.liveness": liveness,
+  });
+}
+
+/** {tags?}: every check's result. */
+function health(monitor: HealthMonitor, params: NamedParams): Promise<HealthReport> {
+  return reportTagged(monitor, params, "health");
+}
+
+/** {tags?}: whether the node is ready to serve (its chains answer). */
+function readiness(monitor: HealthMonitor, params: NamedParams): Promise<HealthReport> {
+  return reportTagged(monitor, params, "readiness");
+}
+
+/** {tags?}: whether the node itself runs. */
+function liveness(monitor: HealthMonitor, params: NamedParams): Promise<HealthReport> {
+  return reportTagged(monitor, params, "liveness");
+}
+
+function reportTagged(monitor: HealthMonitor, params: NamedParams, kind: HealthKind): Promise<HealthReport> {
+  // Every check of this node belongs to the primary network, so tags narrow nothing.
+  params.stringArray("tags");
+  return monitor.report(kind);
 }
 
 /** The GET answers: `/ext/health` (the health report) and `/ext/health/<kind>`; 200 or 503. */

@@ -11,17 +11,17 @@ import { isCb58 } from "../encoding";
 import { ChainDirectory, PLATFORM_CHAIN_ID } from "../network/chains";
 import type { NetworkIdentifiers } from "../network/constants";
 import { EXCHANGE_FXS, PRIMARY_VMS, builtinId, networkName, vmId } from "../network/names";
-import { RpcApi, invalidParams, serverError } from "../rpc";
+import { RpcApi, invalidParams, serverError, type NamedParams } from "../rpc";
 import type { StakingIdentity } from "./staking";
 import type { PeerInfo } from "./peers/peer-network";
 
 /** The reference database version string this node reports. */
-export const DATABASE_VERSION = "v1.4.5";
+const DATABASE_VERSION = "v1.4.5";
 /**
  * The RPCChainVM protocol version of the reference release line whose APIs this node follows
  * (v1.11.x, the last with the auth and IPC APIs). The simulator runs no VM plugins itself.
  */
-export const RPC_PROTOCOL_VERSION = 34;
+const RPC_PROTOCOL_VERSION = 34;
 
 export interface InfoApiOptions {
   network: NetworkIdentifiers;
@@ -45,68 +45,112 @@ export interface PeerStatus {
 }
 
 /** A float as the reference node writes it: a string with four decimals. */
-export function formatFloat(value: number): string {
+function formatFloat(value: number): string {
   return value.toFixed(4);
 }
 
+/** What the info methods read: the node's options, its chains by alias, and the version its VMs report. */
+interface InfoContext {
+  readonly options: InfoApiOptions;
+  readonly chains: ChainDirectory;
+  readonly vmVersion: string;
+}
+
 export function createInfoApi(options: InfoApiOptions): RpcApi {
-  const { network, version, identity } = options;
-  const chains = new ChainDirectory(network);
-  const vmVersion = `v${version}`;
-  return new RpcApi({ namespaces: ["info"] })
-    .named("getNetworkID", () => ({ networkID: String(network.networkId) }))
-    .named("getNetworkName", () => ({ networkName: networkName(network.networkId) }))
-    .named("getBlockchainID", (p) => {
-      const alias = p.stringOr("alias", "");
-      const chain = chains.lookup(alias);
-      if (chain === undefined) throw serverError(`there is no ID with alias: ${alias}`);
-      return { blockchainID: chain.id };
-    })
-    .named("isBootstrapped", (p) => {
-      const name = p.stringOr("chain", "");
-      if (name === "") throw serverError("argument 'chain' not given");
-      if (chains.lookup(name) === undefined) throw serverError(`there is no chain with alias/ID '${name}'`);
-      // Without a peer network every chain is ready as soon as the node serves it; a follower's
-      // chains bootstrap together (it applies their containers in one order).
-      return { isBootstrapped: options.peers?.isBootstrapped() ?? true };
-    })
-    .named("getTxFee", () => ({
-      txFee: String(network.txFee),
-      createAssetTxFee: String(network.createAssetTxFee),
-      // The legacy SDK (avalanche 3.x) reads the fee under its older name.
-      creationTxFee: String(network.createAssetTxFee),
-    }))
-    .named("getNodeVersion", () => ({
-      version: `nativekit/${version}`,
-      databaseVersion: DATABASE_VERSION,
-      rpcProtocolVersion: String(RPC_PROTOCOL_VERSION),
-      gitCommit: options.gitCommit ?? "",
-      vmVersions: Object.fromEntries(PRIMARY_VMS.map((vm) => [vm.name, vmVersion])),
-    }))
-    .named("getNodeID", async () => {
-      const { nodeID, pop } = await identity();
-      return { nodeID, nodePOP: { ...pop } };
-    })
-    .named("getNodeIP", () => ({ ip: options.nodeIP }))
-    .named("getVMs", () => ({
-      vms: Object.fromEntries(PRIMARY_VMS.map((vm) => [vmId(vm.name), [vm.name]])),
-      fxs: Object.fromEntries(EXCHANGE_FXS.map((fx) => [builtinId(fx), fx])),
-    }))
-    .named("peers", (p) => {
-      // A node ID asked for that is not connected is left out.
-      const nodeIDs = p.stringArray("nodeIDs");
-      nodeIDs.forEach((nodeID, i) => {
-        if (!nodeID.startsWith("NodeID-") || !isCb58(nodeID.slice("NodeID-".length), 20)) {
-          throw invalidParams(`nodeIDs[${i}] must be a node ID such as "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg", got ${JSON.stringify(nodeID)}`);
-        }
-      });
-      const peers = options.peers?.peers(nodeIDs) ?? [];
-      return { numPeers: String(peers.length), peers };
-    })
-    .named("uptime", (p) => {
-      // Only the primary network exists here, and this node is its only validator.
-      const subnetID = p.optionalString("subnetID");
-      if (subnetID !== undefined && subnetID !== PLATFORM_CHAIN_ID) throw serverError("couldn't get node uptime: node is not a validator");
-      return { rewardingStakePercentage: formatFloat(100), weightedAveragePercentage: formatFloat(100) };
-    });
+  const context: InfoContext = { options, chains: new ChainDirectory(options.network), vmVersion: `v${options.version}` };
+  return new RpcApi().namedMethods(context, {
+    "info.getNetworkID": getNetworkID,
+    "info.getNetworkName": getNetworkName,
+    "info.getBlockchainID": getBlockchainID,
+    "info.isBootstrapped": isBootstrapped,
+    "info.getTxFee": getTxFee,
+    "info.getNodeVersion": getNodeVersion,
+    "info.getNodeID": getNodeID,
+    "info.getNodeIP": getNodeIP,
+    "info.getVMs": getVMs,
+    "info.peers": peers,
+    "info.uptime": uptime,
+  });
+}
+
+function getNetworkID({ options }: InfoContext): { networkID: string } {
+  return { networkID: String(options.network.networkId) };
+}
+
+function getNetworkName({ options }: InfoContext): { networkName: string } {
+  return { networkName: networkName(options.network.networkId) };
+}
+
+/** {alias}: the ID of the chain with that alias. */
+function getBlockchainID({ chains }: InfoContext, params: NamedParams): { blockchainID: string } {
+  const alias = params.stringOr("alias", "");
+  const chain = chains.lookup(alias);
+  if (chain === undefined) throw serverError(`there is no ID with alias: ${alias}`);
+  return { blockchainID: chain.id };
+}
+
+/** {chain}: whether the chain (an alias or ID) has bootstrapped. */
+function isBootstrapped({ options, chains }: InfoContext, params: NamedParams): { isBootstrapped: boolean } {
+  const name = params.stringOr("chain", "");
+  if (name === "") throw serverError("argument 'chain' not given");
+  if (chains.lookup(name) === undefined) throw serverError(`there is no chain with alias/ID '${name}'`);
+  // Without a peer network every chain is ready as soon as the node serves it; a follower's
+  // chains bootstrap together (it applies their containers in one order).
+  return { isBootstrapped: options.peers?.isBootstrapped() ?? true };
+}
+
+function getTxFee({ options }: InfoContext): { txFee: string; createAssetTxFee: string; creationTxFee: string } {
+  const { network } = options;
+  return {
+    txFee: String(network.txFee),
+    createAssetTxFee: String(network.createAssetTxFee),
+    // The legacy SDK (avalanche 3.x) reads the fee under its older name.
+    creationTxFee: String(network.createAssetTxFee),
+  };
+}
+
+function getNodeVersion({ options, vmVersion }: InfoContext): Record<string, unknown> {
+  return {
+    version: `nativekit/${options.version}`,
+    databaseVersion: DATABASE_VERSION,
+    rpcProtocolVersion: String(RPC_PROTOCOL_VERSION),
+    gitCommit: options.gitCommit ?? "",
+    vmVersions: Object.fromEntries(PRIMARY_VMS.map((vm) => [vm.name, vmVersion])),
+  };
+}
+
+async function getNodeID({ options }: InfoContext): Promise<Record<string, unknown>> {
+  const { nodeID, pop } = await options.identity();
+  return { nodeID, nodePOP: { ...pop } };
+}
+
+function getNodeIP({ options }: InfoContext): { ip: string } {
+  return { ip: options.nodeIP };
+}
+
+function getVMs(): Record<string, unknown> {
+  return {
+    vms: Object.fromEntries(PRIMARY_VMS.map((vm) => [vmId(vm.name), [vm.name]])),
+    fxs: Object.fromEntries(EXCHANGE_FXS.map((fx) => [builtinId(fx), fx])),
+  };
+}
+
+/** {nodeIDs?}: the connected peers (those asked for; a node ID asked for that is not connected is left out). */
+function peers({ options }: InfoContext, params: NamedParams): { numPeers: string; peers: PeerInfo[] } {
+  const nodeIDs = params.stringArray("nodeIDs");
+  nodeIDs.forEach((nodeID, i) => {
+    if (!nodeID.startsWith("NodeID-") || !isCb58(nodeID.slice("NodeID-".length), 20)) {
+      throw invalidParams(`nodeIDs[${i}] must be a node ID such as "NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg", got ${JSON.stringify(nodeID)}`);
+    }
+  });
+  const connected = options.peers?.peers(nodeIDs) ?? [];
+  return { numPeers: String(connected.length), peers: connected };
+}
+
+/** {subnetID?}: this node's uptime as a validator. */
+function uptime(_context: InfoContext, params: NamedParams): { rewardingStakePercentage: string; weightedAveragePercentage: string } {
+  // Only the primary network exists here, and this node is its only validator.
+  const subnetID = params.optionalString("subnetID");
+  if (subnetID !== undefined && subnetID !== PLATFORM_CHAIN_ID) throw serverError("couldn't get node uptime: node is not a validator");
+  return { rewardingStakePercentage: formatFloat(100), weightedAveragePercentage: formatFloat(100) };
 }

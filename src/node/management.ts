@@ -1,7 +1,7 @@
 /**
  * The node's management APIs, wired onto one node: auth (/ext/auth, with the token check of
  * every request), info (/ext/info) and health (/ext/health, JSON-RPC and GET), and the staking
- * identity they report. `LocalNetwork` calls {@link createManagement} with its chain routes;
+ * identity they report. `NodeChains` calls {@link createManagement} with its chain routes;
  * the HTTP server takes `routes`, `getRoutes` and `authorize` from the result.
  */
 import { promises as fs } from "node:fs";

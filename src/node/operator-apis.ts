@@ -103,26 +103,11 @@ export class OperatorApis {
     acceptance?.on("C", "consensus", (c) => logger.write("debug", `C: accepted block ${encodeCb58(c.id)}`));
     acceptance?.on("X", "decisions", (c) => logger.write("debug", `X: accepted transaction ${encodeCb58(c.id)}`));
     const routes: Record<string, Dispatch> = {};
-    const indexes = new Map<IndexName, ContainerIndex>();
     const chains = new ChainDirectory(network);
 
     const plans = await planIndexes(options);
-    if (options.indexEnabled === true && acceptance !== undefined) {
-      const clock = nanosecondClock();
-      for (const name of Object.keys(INDEX_PATHS) as IndexName[]) {
-        const store: IndexStore =
-          options.indexStorage === undefined ? new MemoryIndexStore() : await DurableIndexStore.open(options.indexStorage.store.namespace(`${indexFolder(name)}/`));
-        const index = new ContainerIndex(store, clock);
-        const feed = INDEX_FEEDS[name];
-        if (feed !== undefined) {
-          // What the chains accepted while the index did not see it, before what they accept from now on.
-          if (plans.get(feed.chain)?.catchUp === true) for (const c of acceptance.acceptedSoFar(feed.chain)) index.accept(c.id, c.bytes);
-          acceptance.on(feed.chain, feed.stream, (c) => index.accept(c.id, c.bytes));
-        }
-        indexes.set(name, index);
-        routes[INDEX_PATHS[name]] = createIndexApi(index).dispatch;
-      }
-    }
+    const indexes = options.indexEnabled === true && acceptance !== undefined ? await openIndexes(acceptance, options, plans) : new Map<IndexName, ContainerIndex>();
+    for (const [name, index] of indexes) routes[INDEX_PATHS[name]] = createIndexApi(index).dispatch;
 
     let ipcs: ChainIpcs | undefined;
     if (options.ipcsEnabled === true && acceptance !== undefined) {
@@ -140,21 +125,8 @@ export class OperatorApis {
     if (options.adminApiEnabled === true) {
       profiler = new Profiler(options.profileDir ?? defaultProfileDir());
       logger.write("info", `admin API at ${PATHS.contractAdmin}: profiles are written to ${profiler.directory}`);
-      const vmConfig = () => ({
-        "admin-api-enabled": true,
-        "log-level": logger.level,
-        "chain-id": engine.options.chainId,
-        "network-id": engine.options.networkId,
-        hardfork: engine.options.hardfork,
-        "gas-limit": String(engine.options.blockGasLimit),
-        "min-base-fee": String(engine.options.minBaseFeePerGas),
-        automine: engine.options.automine,
-        coinbase: engine.options.coinbase,
-        "allow-unlimited-contract-size": engine.options.allowUnlimitedContractSize,
-        "index-enabled": options.indexEnabled === true,
-        "api-ipcs-enabled": options.ipcsEnabled === true,
-        "profile-dir": profiler?.directory,
-      });
+      const adminProfiler = profiler;
+      const vmConfig = () => adminVmConfig(engine, logger, options, adminProfiler);
       routes[PATHS.contractAdmin] = createAdminApi({ logger, profiler, vmConfig }).dispatch;
     }
 
@@ -177,6 +149,51 @@ export class OperatorApis {
     this.profiler?.close();
     await Promise.all([...this.indexes.values()].map((index) => index.close()));
   }
+}
+
+/**
+ * One index per index path, fed with what its chain accepts from now on (and, when the
+ * completeness plan says so, with what it accepted before).
+ */
+async function openIndexes(
+  acceptance: NodeAcceptance,
+  options: OperatorOptions,
+  plans: ReadonlyMap<"X" | "P" | "C", IndexStartPlan>,
+): Promise<Map<IndexName, ContainerIndex>> {
+  const indexes = new Map<IndexName, ContainerIndex>();
+  const clock = nanosecondClock();
+  for (const name of Object.keys(INDEX_PATHS) as IndexName[]) {
+    const store: IndexStore =
+      options.indexStorage === undefined ? new MemoryIndexStore() : await DurableIndexStore.open(options.indexStorage.store.namespace(`${indexFolder(name)}/`));
+    const index = new ContainerIndex(store, clock);
+    const feed = INDEX_FEEDS[name];
+    if (feed !== undefined) {
+      // What the chains accepted while the index did not see it, before what they accept from now on.
+      if (plans.get(feed.chain)?.catchUp === true) for (const c of acceptance.acceptedSoFar(feed.chain)) index.accept(c.id, c.bytes);
+      acceptance.on(feed.chain, feed.stream, (c) => index.accept(c.id, c.bytes));
+    }
+    indexes.set(name, index);
+  }
+  return indexes;
+}
+
+/** The contract chain's configuration as `admin.getVMConfig` reports it. */
+function adminVmConfig(engine: Engine, logger: NodeLogger, options: OperatorOptions, profiler: Profiler): Record<string, unknown> {
+  return {
+    "admin-api-enabled": true,
+    "log-level": logger.level,
+    "chain-id": engine.options.chainId,
+    "network-id": engine.options.networkId,
+    hardfork: engine.options.hardfork,
+    "gas-limit": String(engine.options.blockGasLimit),
+    "min-base-fee": String(engine.options.minBaseFeePerGas),
+    automine: engine.options.automine,
+    coinbase: engine.options.coinbase,
+    "allow-unlimited-contract-size": engine.options.allowUnlimitedContractSize,
+    "index-enabled": options.indexEnabled === true,
+    "api-ipcs-enabled": options.ipcsEnabled === true,
+    "profile-dir": profiler.directory,
+  };
 }
 
 /** An index's folder in the data directory: `X-tx`, `C-block`, ... */

@@ -52,7 +52,3 @@ export function invalidParams(message: string): RpcError {
 export function serverError(message: string, data?: unknown): RpcError {
   return new RpcError(RpcErrorCode.ServerError, message, data);
 }
-
-export function methodNotFound(method: string): RpcError {
-  return new RpcError(RpcErrorCode.MethodNotFound, `the method ${method} does not exist/is not available`);
-}

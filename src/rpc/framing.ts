@@ -62,7 +62,7 @@ export function errorResponse(id: JsonRpcId, code: number, message: string, data
  * their code, message and data; anything else is an internal error (-32603) carrying only its
  * message.
  */
-export function toJsonRpcError(thrown: unknown): JsonRpcErrorObject {
+function toJsonRpcError(thrown: unknown): JsonRpcErrorObject {
   if (typeof thrown === "object" && thrown !== null) {
     const candidate = thrown as { code?: unknown; message?: unknown; data?: unknown };
     if (
@@ -172,7 +172,7 @@ interface ValidRequest {
 }
 
 /** Checks one request object; returns the request or a -32600 error response. */
-export function validateRequest(value: unknown): ValidRequest | JsonRpcResponse {
+function validateRequest(value: unknown): ValidRequest | JsonRpcResponse {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return errorResponse(
       null,

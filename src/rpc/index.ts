@@ -6,5 +6,5 @@
 export * from "./errors";
 export * from "./types";
 export * from "./framing";
-export { RpcApi, positionalParams, type ErrorMapper, type RpcApiOptions } from "./api";
+export { RpcApi, positionalParams, type Arity, type ErrorMapper, type NamedMethod, type PositionalMethod, type RpcApiOptions } from "./api";
 export { NamedParams, describeValue, parseUint } from "./named-params";

@@ -4,7 +4,7 @@ import { Avalanche } from "avalanche";
 import { decodeCb58, decodeNodeBytes, encodeCb58, hexToBytes } from "../../src/encoding";
 import { decodeProposerBlock } from "../../src/node/indexer/proposer-block";
 import { OperatorApis } from "../../src/node/operator-apis";
-import { LocalNetwork } from "../../src/node/local-network";
+import { NodeChains } from "../../src/node/node-chains";
 import { startHttpNode } from "../../src/node/http-server";
 import { type ManagedTestNode, startManagedNode } from "./node";
 
@@ -209,7 +209,7 @@ describe("index API (/ext/index/..., --index-enabled)", () => {
 
 describe("index API: indexing starts when it is turned on", () => {
   it("indexes only the blocks accepted after, and wraps the next block on the chain's real parent", async () => {
-    const network = await LocalNetwork.create();
+    const network = await NodeChains.create();
     const engine = network.engine;
     await engine.mineBlock();
     const management = await OperatorApis.create({ network: network.network, engine, exchange: network.exchange }, { indexEnabled: true });

@@ -6,9 +6,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LocalNetwork, type LocalNetworkOptions } from "../../src/node/local-network";
+import { NodeChains, type NodeChainsOptions } from "../../src/node/node-chains";
 import { startHttpNode, type HttpNode } from "../../src/node/http-server";
-import type { NodeManagementOptions as ManagementOptions } from "../../src/node/local-network";
+import type { NodeManagementOptions as ManagementOptions } from "../../src/node/node-chains";
 import { LOCAL_TEST_KEY } from "../../src/network/constants";
 
 export interface RpcFailure {
@@ -17,7 +17,7 @@ export interface RpcFailure {
 }
 
 export interface ManagedTestNode {
-  network: LocalNetwork;
+  network: NodeChains;
   http: HttpNode;
   url: string;
   /** The result of `method` at `path`; rejects with the node's error object. */
@@ -33,8 +33,8 @@ export interface ManagedTestNode {
 
 const USER = { username: "indexer", password: "Corr3ct-Horse-Battery-Staple" };
 
-export async function startManagedNode(management: ManagementOptions, options: Omit<LocalNetworkOptions, "management"> = {}): Promise<ManagedTestNode> {
-  const network = await LocalNetwork.create({ ...options, management });
+export async function startManagedNode(management: ManagementOptions, options: Omit<NodeChainsOptions, "management"> = {}): Promise<ManagedTestNode> {
+  const network = await NodeChains.create({ ...options, management });
   const http = await startHttpNode({ port: 0, routes: network.routes, log: network.operator.logger.at("info") });
   let nextId = 1;
   const post = async (p: string, method: string, params: unknown) => {

@@ -11,29 +11,36 @@ import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams, serverError, type RpcError } from "../../rpc/errors";
 import type { BlockRecord } from "../chain";
 import type { Engine } from "../engine";
+import type { LockHeld } from "../engine-lock";
 import { UnknownBlockError } from "../errors";
 import { TraceReplay } from "../replay";
 import { TraceRefusedError } from "../tracing/errors";
 import type { TraceConfig } from "../tracing/trace-config";
 import * as p from "./params";
 
-export function debugApi(engine: Engine, options: RpcApiOptions): RpcApi {
-  const replay = new TraceReplay(engine);
+/** What the debug_ methods use: the engine, and its replays of past transactions and calls. */
+interface DebugContext {
+  readonly engine: Engine;
+  readonly replay: TraceReplay;
+}
+
+export function debugApi(engine: Engine, options: RpcApiOptions<LockHeld>): RpcApi<LockHeld> {
   const mapError = (error: unknown): RpcError | undefined => (error instanceof TraceRefusedError ? serverError(error.message) : options.mapError?.(error));
-  return new RpcApi({ ...options, mapError })
-    .positional("debug_traceTransaction", [1, 2], (params) => debug_traceTransaction(replay, params))
-    .positional("debug_traceCall", [1, 3], (params) => debug_traceCall(replay, params))
-    .positional("debug_traceBlockByNumber", [1, 2], (params) => debug_traceBlockByNumber(engine, replay, params))
-    .positional("debug_traceBlockByHash", [1, 2], (params) => debug_traceBlockByHash(engine, replay, params));
+  return RpcApi.scoped({ ...options, mapError }).positionalMethods<DebugContext>({ engine, replay: new TraceReplay(engine) }, {
+    "debug_traceTransaction": [[1, 2], traceTransaction],
+    "debug_traceCall": [[1, 3], traceCall],
+    "debug_traceBlockByNumber": [[1, 2], traceBlockByNumber],
+    "debug_traceBlockByHash": [[1, 2], traceBlockByHash],
+  });
 }
 
 /** [transactionHash, config?]: the trace of a mined transaction. */
-function debug_traceTransaction(replay: TraceReplay, [hash, config]: unknown[]): Promise<unknown> {
+function traceTransaction({ replay }: DebugContext, [hash, config]: unknown[]): Promise<unknown> {
   return replay.traceTransaction(p.hash(hash, "transactionHash"), traceConfig(config));
 }
 
 /** [call, block = "latest", config?]: the trace of a call on a block's state. */
-function debug_traceCall(replay: TraceReplay, [call, block, config]: unknown[]): Promise<unknown> {
+function traceCall({ replay }: DebugContext, [call, block, config]: unknown[]): Promise<unknown> {
   const parsed = traceConfig(config);
   for (const unsupported of ["stateOverrides", "blockOverrides"]) {
     if (isObject(config) && config[unsupported] !== undefined && config[unsupported] !== null) {
@@ -44,14 +51,14 @@ function debug_traceCall(replay: TraceReplay, [call, block, config]: unknown[]):
 }
 
 /** [block number or tag, config?]: `[{txHash, result}]`, one per transaction of the block. */
-function debug_traceBlockByNumber(engine: Engine, replay: TraceReplay, [block, config]: unknown[]) {
+function traceBlockByNumber({ engine, replay }: DebugContext, [block, config]: unknown[]): Promise<unknown> {
   const selector = p.blockSelector(block);
   const record = knownBlock(() => engine.resolveBlock(selector), typeof selector === "bigint" ? `block #${selector} not found` : "block not found");
   return replay.traceBlock(record, traceConfig(config));
 }
 
 /** [block hash, config?]: as debug_traceBlockByNumber. */
-function debug_traceBlockByHash(engine: Engine, replay: TraceReplay, [hash, config]: unknown[]) {
+function traceBlockByHash({ engine, replay }: DebugContext, [hash, config]: unknown[]): Promise<unknown> {
   const blockHash = p.hash(hash, "blockHash");
   const record = knownBlock(() => engine.resolveBlock({ hash: blockHash }), `block ${blockHash} not found`);
   return replay.traceBlock(record, traceConfig(config));

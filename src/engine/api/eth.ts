@@ -1,136 +1,239 @@
 /**
  * The eth_ namespace: the chain's identity and fees, state at a block, blocks, transactions,
- * calls and estimates. (Logs and filters are in `filters.ts`, signing in `signing.ts`.)
+ * calls and estimates. (Logs and filters are in `filters.ts`, signing in `signing.ts`, the fee
+ * history in `fee-history.ts`.) Each method is a function of this module, given the context
+ * below and the request's positional parameters; the tables at the end name them.
+ *
+ * On a fork, a method that names a block before the fork point is answered by the remote
+ * (`pre-fork.ts`); an unknown block reads as null (as on geth) rather than as an error.
  */
-import { RpcApi, type RpcApiOptions } from "../../rpc/api";
+import { RpcApi, type PositionalMethod, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams } from "../../rpc/errors";
 import type { BlockRecord } from "../chain";
 import type { Engine } from "../engine";
+import type { LockHeld } from "../engine-lock";
 import { ExecutionFailedError, UnknownBlockError } from "../errors";
-import type { PooledTransaction } from "../types";
 import type { Filters } from "./filters";
-import type { SubscriptionHub } from "./subscriptions";
+import { feeHistory } from "./fee-history";
 import { formatBlock, formatMinedTransaction, formatReceipt, formatTransaction, hex, q } from "./format";
 import * as p from "./params";
-import { eth_getProof } from "./proof";
 import { PreForkHistory } from "./pre-fork";
+import { eth_getProof } from "./proof";
+import { submitSent, type SentTransactionWatchers } from "./sent";
 import { engineHeadReadOptions } from "./serve";
+import type { SubscriptionHub } from "./subscriptions";
 
-/** A sent transaction's block is sealed after the answer (see Engine.submit). */
-const SEAL_LATER = { sealLater: true } as const;
+/** What the eth_ methods read and feed: the engine, the remote's history on a fork, and the watchers of sent transactions. */
+interface EthContext extends SentTransactionWatchers {
+  readonly engine: Engine;
+  readonly history: PreForkHistory;
+}
 
-export function ethApi(engine: Engine, options: RpcApiOptions, filters: Filters, subscriptions: SubscriptionHub): RpcApi {
-  const e = engine;
-  const o = e.options;
-  const history = new PreForkHistory(e);
-  /** The local answer, unless parameter `index` names a block before the fork (then the remote's). */
-  const atBlock = (method: string, index: number, local: (params: unknown[]) => unknown) => (params: unknown[]) =>
-    history.atBlock(method, params, index) ?? local(params);
-  const byNumber = (method: string, local: (params: unknown[]) => unknown) => (params: unknown[]) => history.blockByNumber(method, params) ?? local(params);
-  const at = (b: unknown): BlockRecord => e.resolveBlock(p.blockSelector(b));
-  const byHash = (h: unknown): BlockRecord => e.resolveBlock({ hash: p.hash(h, "blockHash") });
-  const send = async (pooledTransaction: Promise<PooledTransaction>): Promise<string> => {
-    const pooled = await pooledTransaction;
-    const hash = await e.submit(pooled, SEAL_LATER);
-    filters.notePending(hash);
-    subscriptions.notePending(pooled);
-    return hash;
-  };
+export function ethApi(engine: Engine, options: RpcApiOptions<LockHeld>, filters: Filters, subscriptions: SubscriptionHub): RpcApi<LockHeld> {
+  const context: EthContext = { engine, history: new PreForkHistory(engine), filters, subscriptions };
+  return RpcApi.scoped(options)
+    .include(RpcApi.scoped(engineHeadReadOptions(engine)).positionalMethods(context, ETH_HEAD_READS))
+    .positionalMethods(context, ETH_METHODS);
+}
+
+// ---------------------------------------------------------------- identity and fees
+
+function chainId({ engine }: EthContext): string {
+  return q(engine.options.chainId);
+}
+
+function syncing(): false {
+  return false;
+}
+
+function blockNumber({ engine }: EthContext): string {
+  return q(engine.chain.height);
+}
+
+function protocolVersion(): string {
+  return "0x41";
+}
+
+function mining({ engine }: EthContext): boolean {
+  return engine.automine;
+}
+
+/** No proof of work: nothing is hashed (also the tip eth_maxPriorityFeePerGas suggests, and every block's uncle count). */
+function zero(): string {
+  return "0x0";
+}
+
+function coinbase({ engine }: EthContext): string {
+  return engine.options.coinbase.toLowerCase();
+}
+
+/** The node's keys (eth_accounts, eth_requestAccounts). */
+function accounts({ engine }: EthContext): string[] {
+  return [...engine.unlocked.keys()];
+}
+
+/** The next block's base fee (eth_gasPrice, eth_baseFee). */
+function nextBlockBaseFee({ engine }: EthContext): string {
+  return q(engine.nextBlockBaseFee());
+}
+
+// ---------------------------------------------------------------- state
+
+/** [address, block = "latest"]: the account's balance of the native coin. */
+async function getBalance(eth: EthContext, params: unknown[]): Promise<unknown> {
+  const remote = eth.history.atBlock("eth_getBalance", params, 1);
+  if (remote !== undefined) return remote;
+  const [address, block] = params;
+  const account = await eth.engine.getAccount(p.address(address, "address"), blockAt(eth.engine, block));
+  return q(account.balance);
+}
+
+/** [address, block = "latest"]: the account's nonce ("pending": with the pool's transactions). */
+async function getTransactionCount(eth: EthContext, params: unknown[]): Promise<unknown> {
+  const remote = eth.history.atBlock("eth_getTransactionCount", params, 1);
+  if (remote !== undefined) return remote;
+  const [addressParam, block] = params;
+  const address = p.address(addressParam, "address");
+  if (block === "pending") return q(await eth.engine.pendingNonce(address));
+  return q((await eth.engine.getAccount(address, blockAt(eth.engine, block))).nonce);
+}
+
+/** [address, block = "latest"]: the account's code. */
+async function getCode(eth: EthContext, params: unknown[]): Promise<unknown> {
+  const remote = eth.history.atBlock("eth_getCode", params, 1);
+  if (remote !== undefined) return remote;
+  const [address, block] = params;
+  return hex(await eth.engine.getCode(p.address(address, "address"), blockAt(eth.engine, block)));
+}
+
+/** [address, slot, block = "latest"]: one word of the account's storage. */
+async function getStorageAt(eth: EthContext, params: unknown[]): Promise<unknown> {
+  const remote = eth.history.atBlock("eth_getStorageAt", params, 2);
+  if (remote !== undefined) return remote;
+  const [address, slotParam, block] = params;
+  const slot = p.looseQuantity(slotParam, "slot");
+  if (slot >= 1n << 256n) throw invalidParams("slot must fit in 32 bytes");
+  return hex(await eth.engine.getStorageAt(p.address(address, "address"), p.slotBytes(slot), blockAt(eth.engine, block)));
+}
+
+/** [address, storageKeys, block = "latest"]: EIP-1186 proofs of the account and slots (see `proof.ts`). */
+function getProof(eth: EthContext, params: unknown[]): Promise<unknown> {
+  return eth.history.atBlock("eth_getProof", params, 2) ?? eth_getProof(eth.engine, params);
+}
+
+/** [address, block, assetID]: the account's balance of a native asset (the multi-coin state). */
+async function getAssetBalance(eth: EthContext, params: unknown[]): Promise<unknown> {
+  const remote = eth.history.atBlock("eth_getAssetBalance", params, 1);
+  if (remote !== undefined) return remote;
+  const [address, block, assetId] = params;
+  return q(await eth.engine.getAssetBalance(p.address(address, "address"), p.parseAssetIdHex(assetId, "assetID"), blockAt(eth.engine, block)));
+}
+
+// ---------------------------------------------------------------- blocks
+
+/** [block, fullTransactions = false]: the block, or null. */
+function getBlockByNumber(eth: EthContext, params: unknown[]): unknown {
+  const [block, fullTransactions] = params;
   return (
-    new RpcApi(options)
-      .include(
-        new RpcApi(engineHeadReadOptions(e))
-          .positional("eth_chainId", 0, () => q(o.chainId))
-          .positional("eth_syncing", 0, () => false)
-          .positional("eth_blockNumber", 0, () => q(e.chain.height)),
-      )
-      // -- identity
-      .positional("eth_protocolVersion", 0, () => "0x41")
-      .positional("eth_mining", 0, () => e.automine)
-      .positional("eth_hashrate", 0, () => "0x0")
-      .positional("eth_coinbase", 0, () => o.coinbase.toLowerCase())
-      .positional("eth_accounts", 0, () => [...e.unlocked.keys()])
-      .positional("eth_requestAccounts", 0, () => [...e.unlocked.keys()])
-
-      // -- fees
-      .positional("eth_gasPrice", 0, () => q(e.nextBlockBaseFee()))
-      .positional("eth_baseFee", 0, () => q(e.nextBlockBaseFee()))
-      .positional("eth_maxPriorityFeePerGas", 0, () => "0x0")
-      .positional("eth_feeHistory", [2, 3], ([count, newest, percentiles]) => feeHistory(e, count, newest, percentiles))
-
-      // -- state
-      .positional("eth_getBalance", [1, 2], atBlock("eth_getBalance", 1, async ([a, b]) => q((await e.getAccount(p.address(a, "address"), at(b))).balance)))
-      .positional(
-        "eth_getTransactionCount",
-        [1, 2],
-        atBlock("eth_getTransactionCount", 1, async ([a, b]) => {
-          const address = p.address(a, "address");
-          if (b === "pending") return q(await e.pendingNonce(address));
-          return q((await e.getAccount(address, at(b))).nonce);
-        }),
-      )
-      .positional("eth_getCode", [1, 2], atBlock("eth_getCode", 1, async ([a, b]) => hex(await e.getCode(p.address(a, "address"), at(b)))))
-      .positional(
-        "eth_getStorageAt",
-        [2, 3],
-        atBlock("eth_getStorageAt", 2, async ([a, s, b]) => {
-          const slot = p.looseQuantity(s, "slot");
-          if (slot >= 1n << 256n) throw invalidParams("slot must fit in 32 bytes");
-          return hex(await e.getStorageAt(p.address(a, "address"), p.slotBytes(slot), at(b)));
-        }),
-      )
-      .positional("eth_getProof", [2, 3], atBlock("eth_getProof", 2, (params) => eth_getProof(e, params)))
-      .positional(
-        "eth_getAssetBalance",
-        3,
-        atBlock("eth_getAssetBalance", 1, async ([a, b, id]) => q(await e.getAssetBalance(p.address(a, "address"), p.parseAssetIdHex(id, "assetID"), at(b)))),
-      )
-
-      // -- blocks: an unknown block reads as null (as on geth) rather than as an error
-      .positional("eth_getBlockByNumber", [1, 2], byNumber("eth_getBlockByNumber", ([b, full]) => blockOrNull(() => at(b), p.optionalBoolean(full, "fullTransactions"))))
-      .positional("eth_getBlockByHash", [1, 2], (params) => {
-        const [h, full] = params;
-        return blockOrNull(() => byHash(h), p.optionalBoolean(full, "fullTransactions")) ?? history.byHash("eth_getBlockByHash", params);
-      })
-      .positional("eth_getBlockTransactionCountByNumber", 1, byNumber("eth_getBlockTransactionCountByNumber", ([b]) => orNull(() => q(at(b).transactions.length))))
-      .positional("eth_getBlockTransactionCountByHash", 1, ([h]) => orNull(() => q(byHash(h).transactions.length)))
-      .positional("eth_getUncleCountByBlockNumber", 1, () => "0x0")
-      .positional("eth_getUncleCountByBlockHash", 1, () => "0x0")
-      .positional("eth_getBlockReceipts", 1, byNumber("eth_getBlockReceipts", ([b]) => orNull(() => at(b).transactions.map(formatReceipt))))
-
-      // -- transactions
-      .positional("eth_getTransactionByHash", 1, ([h]) => {
-        const hash = p.hash(h, "transactionHash");
-        const mined = e.chain.transaction(hash);
-        if (mined !== undefined) return formatMinedTransaction(mined);
-        const pooled = e.pendingTransactions.find((t) => t.hash === hash);
-        if (pooled !== undefined) return formatTransaction(pooled.tx, pooled.hash, pooled.from.toString());
-        return history.byHash("eth_getTransactionByHash", [hash]);
-      })
-      .positional("eth_getTransactionReceipt", 1, ([h]) => {
-        const hash = p.hash(h, "transactionHash");
-        const mined = e.chain.transaction(hash);
-        return mined === undefined ? history.byHash("eth_getTransactionReceipt", [hash]) : formatReceipt(mined);
-      })
-      .positional(
-        "eth_getTransactionByBlockNumberAndIndex",
-        2,
-        byNumber("eth_getTransactionByBlockNumberAndIndex", ([b, i]) => transactionAt(() => at(b), p.looseQuantity(i, "index"))),
-      )
-      .positional("eth_getTransactionByBlockHashAndIndex", 2, ([h, i]) => transactionAt(() => byHash(h), p.looseQuantity(i, "index")))
-      .positional("eth_sendTransaction", 1, ([t]) => send(e.prepareTransaction(p.transactionRequest(t))))
-      .positional("eth_sendRawTransaction", 1, ([raw]) => send(e.decodeRawTransaction(p.data(raw, "transaction"))))
-      .positional(
-        "eth_call",
-        [1, 3],
-        atBlock("eth_call", 1, async ([t, b]) => {
-          const outcome = await e.call(p.transactionRequest(t), p.blockSelector(b));
-          if (outcome.error !== undefined && o.throwOnCallFailures) throw new ExecutionFailedError(outcome.error, outcome.returnValue, undefined, outcome.trace);
-          return hex(outcome.returnValue);
-        }),
-      )
-      .positional("eth_estimateGas", [1, 3], async ([t, b]) => q(await e.estimateGas(p.transactionRequest(t), p.blockSelector(b ?? "pending"))))
+    eth.history.blockByNumber("eth_getBlockByNumber", params) ??
+    blockOrNull(() => blockAt(eth.engine, block), p.optionalBoolean(fullTransactions, "fullTransactions"))
   );
+}
+
+/** [blockHash, fullTransactions = false]: the block, or null. */
+function getBlockByHash(eth: EthContext, params: unknown[]): unknown {
+  const [hash, fullTransactions] = params;
+  return blockOrNull(() => blockByHash(eth.engine, hash), p.optionalBoolean(fullTransactions, "fullTransactions")) ?? eth.history.byHash("eth_getBlockByHash", params);
+}
+
+/** [block]: how many transactions the block holds, or null. */
+function getBlockTransactionCountByNumber(eth: EthContext, params: unknown[]): unknown {
+  const [block] = params;
+  return eth.history.blockByNumber("eth_getBlockTransactionCountByNumber", params) ?? orNull(() => q(blockAt(eth.engine, block).transactions.length));
+}
+
+/** [blockHash]: how many transactions the block holds, or null. */
+function getBlockTransactionCountByHash({ engine }: EthContext, [hash]: unknown[]): string | null {
+  return orNull(() => q(blockByHash(engine, hash).transactions.length));
+}
+
+/** [block]: the receipts of the block's transactions, or null. */
+function getBlockReceipts(eth: EthContext, params: unknown[]): unknown {
+  const [block] = params;
+  return eth.history.blockByNumber("eth_getBlockReceipts", params) ?? orNull(() => blockAt(eth.engine, block).transactions.map(formatReceipt));
+}
+
+// ---------------------------------------------------------------- transactions
+
+/** [transactionHash]: a mined or pending transaction, or null. */
+function getTransactionByHash(eth: EthContext, [hashParam]: unknown[]): unknown {
+  const hash = p.hash(hashParam, "transactionHash");
+  const mined = eth.engine.chain.transaction(hash);
+  if (mined !== undefined) return formatMinedTransaction(mined);
+  const pooled = eth.engine.pendingTransactions.find((pending) => pending.hash === hash);
+  if (pooled !== undefined) return formatTransaction(pooled.tx, pooled.hash, pooled.from.toString());
+  return eth.history.byHash("eth_getTransactionByHash", [hash]);
+}
+
+/** [transactionHash]: a mined transaction's receipt, or null. */
+function getTransactionReceipt(eth: EthContext, [hashParam]: unknown[]): unknown {
+  const hash = p.hash(hashParam, "transactionHash");
+  const mined = eth.engine.chain.transaction(hash);
+  return mined === undefined ? eth.history.byHash("eth_getTransactionReceipt", [hash]) : formatReceipt(mined);
+}
+
+/** [block, index]: the block's transaction at that index, or null. */
+function getTransactionByBlockNumberAndIndex(eth: EthContext, params: unknown[]): unknown {
+  const [block, index] = params;
+  return (
+    eth.history.blockByNumber("eth_getTransactionByBlockNumberAndIndex", params) ??
+    transactionAt(() => blockAt(eth.engine, block), p.looseQuantity(index, "index"))
+  );
+}
+
+/** [blockHash, index]: the block's transaction at that index, or null. */
+function getTransactionByBlockHashAndIndex({ engine }: EthContext, [hash, index]: unknown[]): Record<string, unknown> | null {
+  return transactionAt(() => blockByHash(engine, hash), p.looseQuantity(index, "index"));
+}
+
+/** [request]: signs with the node's key for `from` (or impersonates it) and submits; the hash. */
+async function sendTransaction(eth: EthContext, [request]: unknown[], held: LockHeld): Promise<string> {
+  return submitSent(eth.engine, eth, await eth.engine.prepareTransaction(p.transactionRequest(request)), held);
+}
+
+/** [signedTransaction]: submits a transaction signed elsewhere; the hash. */
+async function sendRawTransaction(eth: EthContext, [raw]: unknown[], held: LockHeld): Promise<string> {
+  return submitSent(eth.engine, eth, await eth.engine.decodeRawTransaction(p.data(raw, "transaction")), held);
+}
+
+// ---------------------------------------------------------------- calls and estimates
+
+/** [request, block = "latest"]: what the call returns, nothing kept (a failure throws with `throwOnCallFailures`). */
+async function call(eth: EthContext, params: unknown[]): Promise<unknown> {
+  const remote = eth.history.atBlock("eth_call", params, 1);
+  if (remote !== undefined) return remote;
+  const [request, block] = params;
+  const outcome = await eth.engine.call(p.transactionRequest(request), p.blockSelector(block));
+  if (outcome.error !== undefined && eth.engine.options.throwOnCallFailures) {
+    throw new ExecutionFailedError(outcome.error, outcome.returnValue, undefined, outcome.trace);
+  }
+  return hex(outcome.returnValue);
+}
+
+/** [request, block = "pending"]: the smallest gas limit with which the transaction succeeds. */
+async function estimateGas({ engine }: EthContext, [request, block]: unknown[]): Promise<string> {
+  return q(await engine.estimateGas(p.transactionRequest(request), p.blockSelector(block ?? "pending")));
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** The block a block parameter names (absent: the latest); throws UnknownBlockError for one not on the chain. */
+function blockAt(engine: Engine, block: unknown): BlockRecord {
+  return engine.resolveBlock(p.blockSelector(block));
+}
+
+function blockByHash(engine: Engine, hash: unknown): BlockRecord {
+  return engine.resolveBlock({ hash: p.hash(hash, "blockHash") });
 }
 
 /** The value of `read`, or null when the block it reads is not known. */
@@ -154,44 +257,51 @@ function transactionAt(block: () => BlockRecord, index: bigint): Record<string, 
   });
 }
 
-/**
- * The tips paid at each percentile of a block's gas, as geth computes them: the transactions
- * sorted by tip, each weighing the gas it used, and a percentile's tip that of the transaction
- * whose gas takes the running sum to that share of the block's gas used (0 for an empty block).
- */
-function blockRewards(record: BlockRecord, percentiles: readonly number[]): bigint[] {
-  const baseFee = record.block.header.baseFeePerGas ?? 0n;
-  const sorted = record.transactions
-    .map((m) => ({ tip: m.tx.getEffectivePriorityFee(baseFee), gasUsed: m.receipt.gasUsed }))
-    .sort((a, b) => (a.tip < b.tip ? -1 : a.tip > b.tip ? 1 : 0));
-  if (sorted.length === 0) return percentiles.map(() => 0n);
-  const blockGasUsed = Number(record.block.header.gasUsed);
-  let index = 0;
-  let sum = sorted[0]!.gasUsed;
-  return percentiles.map((pc) => {
-    // geth: uint64(float64(gasUsed) * p / 100).
-    const threshold = BigInt(Math.floor((blockGasUsed * pc) / 100));
-    while (sum < threshold && index < sorted.length - 1) sum += sorted[++index]!.gasUsed;
-    return sorted[index]!.tip;
-  });
-}
+// ---------------------------------------------------------------- the tables
 
-function feeHistory(e: Engine, countParam: unknown, newestParam: unknown, percentilesParam: unknown): unknown {
-  const count = p.looseQuantity(countParam, "blockCount");
-  if (count < 1n || count > 1024n) throw invalidParams("blockCount must be between 1 and 1024");
-  const newest = e.resolveBlock(p.blockSelector(newestParam, "newestBlock")).number;
-  const percentiles = p.rewardPercentiles(percentilesParam);
-  const oldest = newest - count + 1n > 0n ? newest - count + 1n : 0n;
-  const baseFeePerGas: string[] = [];
-  const gasUsedRatio: number[] = [];
-  const reward: string[][] = [];
-  for (const record of e.chain.range(oldest, newest)) {
-    const h = record.block.header;
-    baseFeePerGas.push(q(h.baseFeePerGas ?? 0n));
-    gasUsedRatio.push(Number(h.gasUsed) / Number(h.gasLimit));
-    reward.push(blockRewards(record, percentiles).map(q));
-  }
-  const next = newest === e.chain.height ? e.nextBlockBaseFee() : (e.chain.byNumberOrUndefined(newest + 1n)!.block.header.baseFeePerGas ?? 0n);
-  baseFeePerGas.push(q(next));
-  return { oldestBlock: q(oldest), baseFeePerGas, gasUsedRatio, ...(percentiles.length > 0 ? { reward } : {}) };
-}
+/** The reads that may answer beside a running operation (see `engineHeadReadOptions`). */
+const ETH_HEAD_READS: Readonly<Record<string, PositionalMethod<EthContext, LockHeld | undefined>>> = {
+  "eth_chainId": [0, chainId],
+  "eth_syncing": [0, syncing],
+  "eth_blockNumber": [0, blockNumber],
+};
+
+const ETH_METHODS: Readonly<Record<string, PositionalMethod<EthContext, LockHeld>>> = {
+  // identity
+  "eth_protocolVersion": [0, protocolVersion],
+  "eth_mining": [0, mining],
+  "eth_hashrate": [0, zero],
+  "eth_coinbase": [0, coinbase],
+  "eth_accounts": [0, accounts],
+  "eth_requestAccounts": [0, accounts],
+  // fees
+  "eth_gasPrice": [0, nextBlockBaseFee],
+  "eth_baseFee": [0, nextBlockBaseFee],
+  "eth_maxPriorityFeePerGas": [0, zero],
+  "eth_feeHistory": [[2, 3], feeHistory],
+  // state
+  "eth_getBalance": [[1, 2], getBalance],
+  "eth_getTransactionCount": [[1, 2], getTransactionCount],
+  "eth_getCode": [[1, 2], getCode],
+  "eth_getStorageAt": [[2, 3], getStorageAt],
+  "eth_getProof": [[2, 3], getProof],
+  "eth_getAssetBalance": [3, getAssetBalance],
+  // blocks
+  "eth_getBlockByNumber": [[1, 2], getBlockByNumber],
+  "eth_getBlockByHash": [[1, 2], getBlockByHash],
+  "eth_getBlockTransactionCountByNumber": [1, getBlockTransactionCountByNumber],
+  "eth_getBlockTransactionCountByHash": [1, getBlockTransactionCountByHash],
+  "eth_getUncleCountByBlockNumber": [1, zero],
+  "eth_getUncleCountByBlockHash": [1, zero],
+  "eth_getBlockReceipts": [1, getBlockReceipts],
+  // transactions
+  "eth_getTransactionByHash": [1, getTransactionByHash],
+  "eth_getTransactionReceipt": [1, getTransactionReceipt],
+  "eth_getTransactionByBlockNumberAndIndex": [2, getTransactionByBlockNumberAndIndex],
+  "eth_getTransactionByBlockHashAndIndex": [2, getTransactionByBlockHashAndIndex],
+  "eth_sendTransaction": [1, sendTransaction],
+  "eth_sendRawTransaction": [1, sendRawTransaction],
+  // calls and estimates
+  "eth_call": [[1, 3], call],
+  "eth_estimateGas": [[1, 3], estimateGas],
+};

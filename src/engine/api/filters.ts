@@ -10,6 +10,7 @@ import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams, serverError } from "../../rpc/errors";
 import type { BlockRecord, LogRecord } from "../chain";
 import type { Engine } from "../engine";
+import type { LockHeld } from "../engine-lock";
 import { checkLogCount, checkLogRange } from "../log-limits";
 import { logsOfBlock } from "../state-reads";
 import { GenerationalMemo } from "../generational-memo";
@@ -114,92 +115,130 @@ export class Filters {
  */
 const LOG_JSON_MEMO_SIZE = 20_000;
 
-export function filtersApi(engine: Engine, options: RpcApiOptions, filters: Filters): RpcApi {
-  const preFork = new PreForkHistory(engine);
-  const logJsonMemo = new GenerationalMemo<LogRecord, string>(LOG_JSON_MEMO_SIZE);
-  const logJson = (log: LogRecord): string => {
-    let json = logJsonMemo.get(log);
-    if (json === undefined) logJsonMemo.set(log, (json = formatLogJson(log)));
-    return json;
-  };
-  const logFilter = (criteria: unknown): LogFilter =>
-    p.logFilter(criteria, engine.chain.height, (h) => engine.resolveBlock({ hash: h }).number);
+/** What the log and filter methods use: the engine, its installed filters, the remote's history on a fork, and the logs' JSON. */
+interface FiltersContext {
+  readonly engine: Engine;
+  readonly filters: Filters;
+  readonly preFork: PreForkHistory;
+  readonly logJsonMemo: GenerationalMemo<LogRecord, string>;
+}
 
-  /**
-   * A log filter as geth installs one: addresses and topics match new logs; fromBlock/toBlock,
-   * when numbers (or a hash), bound the blocks whose logs are collected; a head tag or nothing
-   * leaves that side open.
-   */
-  const newLogFilter = (criteria: unknown): Filter => {
-    const match = logFilter(
-      typeof criteria === "object" && criteria !== null && !Array.isArray(criteria)
-        ? { ...(criteria as Record<string, unknown>), fromBlock: undefined, toBlock: undefined, blockHash: undefined }
-        : criteria,
-    );
-    const o = criteria as Record<string, unknown>;
-    const bound = (value: unknown, name: string): bigint | undefined => {
-      if (value === undefined || value === null || (typeof value === "string" && HEAD_TAGS.has(value))) return undefined;
-      const selector = p.blockSelector(value, name);
-      if (selector === "earliest") return 0n;
-      if (typeof selector === "bigint") return selector;
-      if (typeof selector === "object") return engine.resolveBlock(selector).number;
-      return undefined;
-    };
-    let fromBlock: bigint | undefined;
-    let toBlock: bigint | undefined;
-    if (o.blockHash !== undefined && o.blockHash !== null) {
-      if (o.fromBlock !== undefined || o.toBlock !== undefined) {
-        throw invalidParams("a filter with blockHash cannot also have fromBlock or toBlock");
-      }
-      fromBlock = toBlock = engine.resolveBlock({ hash: p.hash(o.blockHash, "filter.blockHash") }).number;
-    } else {
-      fromBlock = bound(o.fromBlock, "filter.fromBlock");
-      toBlock = bound(o.toBlock, "filter.toBlock");
-      if (fromBlock !== undefined && toBlock !== undefined && fromBlock > toBlock) {
-        throw invalidParams(`filter.fromBlock ${fromBlock} is after filter.toBlock ${toBlock}`);
-      }
+export function filtersApi(engine: Engine, options: RpcApiOptions<LockHeld>, filters: Filters): RpcApi<LockHeld> {
+  const context: FiltersContext = { engine, filters, preFork: new PreForkHistory(engine), logJsonMemo: new GenerationalMemo(LOG_JSON_MEMO_SIZE) };
+  return RpcApi.scoped(options).positionalMethods(context, {
+    "eth_getLogs": [1, getLogs],
+    "eth_newFilter": [1, newFilter],
+    "eth_newBlockFilter": [0, newBlockFilter],
+    "eth_newPendingTransactionFilter": [[0, 1], newPendingTransactionFilter],
+    "eth_uninstallFilter": [1, uninstallFilter],
+    "eth_getFilterChanges": [1, getFilterChanges],
+    "eth_getFilterLogs": [1, getFilterLogs],
+  });
+}
+
+/** [filter]: the matching logs of a range, within the engine's limits (range checked before any block is read). */
+async function getLogs(context: FiltersContext, [criteria]: unknown[]): Promise<unknown> {
+  const { engine } = context;
+  const filter = logFilterOf(engine, criteria);
+  checkLogRange(filter.fromBlock, filter.toBlock, engine.options);
+  // On a fork, the part of the range up to the fork block is the remote's.
+  const remote = engine.fork === undefined ? [] : await context.preFork.logs(criteria as Record<string, unknown>, filter.fromBlock, filter.toBlock);
+  checkLogCount(remote.length, engine.options);
+  const local = engine.queryLogs(filter);
+  checkLogCount(remote.length + local.length, engine.options);
+  return answerLogs(context, remote, local);
+}
+
+/** [filter]: installs a log filter; its ID. */
+function newFilter({ engine, filters }: FiltersContext, [criteria]: unknown[]): string {
+  return filters.add(newLogFilter(engine, criteria));
+}
+
+function newBlockFilter({ filters }: FiltersContext): string {
+  return filters.add({ kind: "blocks", hashes: [] });
+}
+
+function newPendingTransactionFilter({ filters }: FiltersContext): string {
+  return filters.add({ kind: "pending", hashes: [] });
+}
+
+/** [filterId]: whether it was installed. */
+function uninstallFilter({ filters }: FiltersContext, [id]: unknown[]): boolean {
+  return filters.remove(String(id));
+}
+
+/** [filterId]: what the filter collected since its last poll. */
+function getFilterChanges({ filters }: FiltersContext, [id]: unknown[]): unknown[] {
+  return filters.changes(String(id));
+}
+
+/** [filterId]: every log an installed log filter matches, from its start to the head, within the engine's limits. */
+function getFilterLogs(context: FiltersContext, [id]: unknown[]): Promise<unknown> | readonly unknown[] {
+  const { engine } = context;
+  const filter = context.filters.get(String(id));
+  if (filter.kind !== "logs") throw invalidParams(`filter ${String(id)} is not a log filter`);
+  const head = engine.chain.height;
+  const from = filter.fromBlock ?? head;
+  const to = filter.toBlock === undefined || filter.toBlock > head ? head : filter.toBlock;
+  return from > to ? [] : answerLogs(context, [], engine.queryLogs({ ...filter.match, fromBlock: from, toBlock: to }));
+}
+
+/**
+ * Writing ten thousand logs as JSON takes tens of milliseconds: a node (whose cheap reads do
+ * not queue, see `unqueuedReads`) gives others turns in between, by answering JSON text made
+ * in slices; an in-process provider answers the values, in one piece as Hardhat's network.
+ */
+function answerLogs(context: FiltersContext, remote: readonly unknown[], local: readonly LogRecord[]): Promise<unknown> | readonly unknown[] {
+  if (!context.engine.options.unqueuedReads) return [...remote, ...local.map(formatLog)];
+  return jsonArrayInSlices<unknown>([...remote, ...local], (log, index) => (index < remote.length ? JSON.stringify(log) : logJson(context, log as LogRecord)));
+}
+
+function logJson({ logJsonMemo }: FiltersContext, log: LogRecord): string {
+  let json = logJsonMemo.get(log);
+  if (json === undefined) logJsonMemo.set(log, (json = formatLogJson(log)));
+  return json;
+}
+
+function logFilterOf(engine: Engine, criteria: unknown): LogFilter {
+  return p.logFilter(criteria, engine.chain.height, (hash) => engine.resolveBlock({ hash }).number);
+}
+
+/**
+ * A log filter as geth installs one: addresses and topics match new logs; fromBlock/toBlock,
+ * when numbers (or a hash), bound the blocks whose logs are collected; a head tag or nothing
+ * leaves that side open.
+ */
+function newLogFilter(engine: Engine, criteria: unknown): Filter {
+  const match = logFilterOf(
+    engine,
+    typeof criteria === "object" && criteria !== null && !Array.isArray(criteria)
+      ? { ...(criteria as Record<string, unknown>), fromBlock: undefined, toBlock: undefined, blockHash: undefined }
+      : criteria,
+  );
+  const given = criteria as Record<string, unknown>;
+  let fromBlock: bigint | undefined;
+  let toBlock: bigint | undefined;
+  if (given.blockHash !== undefined && given.blockHash !== null) {
+    if (given.fromBlock !== undefined || given.toBlock !== undefined) {
+      throw invalidParams("a filter with blockHash cannot also have fromBlock or toBlock");
     }
-    return { kind: "logs", match, fromBlock, toBlock, logs: [] };
-  };
-
-  /** eth_getLogs: the matching logs of a range, within the engine's limits (range checked before any block is read). */
-  async function getLogs(criteria: unknown): Promise<unknown> {
-    const filter = logFilter(criteria);
-    checkLogRange(filter.fromBlock, filter.toBlock, engine.options);
-    // On a fork, the part of the range up to the fork block is the remote's.
-    const remote = engine.fork === undefined ? [] : await preFork.logs(criteria as Record<string, unknown>, filter.fromBlock, filter.toBlock);
-    checkLogCount(remote.length, engine.options);
-    const local = engine.queryLogs(filter);
-    checkLogCount(remote.length + local.length, engine.options);
-    return answerLogs(remote, local);
+    fromBlock = toBlock = engine.resolveBlock({ hash: p.hash(given.blockHash, "filter.blockHash") }).number;
+  } else {
+    fromBlock = filterBound(engine, given.fromBlock, "filter.fromBlock");
+    toBlock = filterBound(engine, given.toBlock, "filter.toBlock");
+    if (fromBlock !== undefined && toBlock !== undefined && fromBlock > toBlock) {
+      throw invalidParams(`filter.fromBlock ${fromBlock} is after filter.toBlock ${toBlock}`);
+    }
   }
+  return { kind: "logs", match, fromBlock, toBlock, logs: [] };
+}
 
-  /**
-   * Writing ten thousand logs as JSON takes tens of milliseconds: a node (whose cheap reads do
-   * not queue, see `unqueuedReads`) gives others turns in between, by answering JSON text made
-   * in slices; an in-process provider answers the values, in one piece as Hardhat's network.
-   */
-  function answerLogs(remote: readonly unknown[], local: readonly LogRecord[]): Promise<unknown> | readonly unknown[] {
-    if (!engine.options.unqueuedReads) return [...remote, ...local.map(formatLog)];
-    return jsonArrayInSlices<unknown>([...remote, ...local], (log, index) => (index < remote.length ? JSON.stringify(log) : logJson(log as LogRecord)));
-  }
-
-  /** eth_getFilterLogs: every log an installed log filter matches, from its start to the head, within the engine's limits. */
-  function getFilterLogs(id: unknown): Promise<unknown> | readonly unknown[] {
-    const filter = filters.get(String(id));
-    if (filter.kind !== "logs") throw invalidParams(`filter ${String(id)} is not a log filter`);
-    const head = engine.chain.height;
-    const from = filter.fromBlock ?? head;
-    const to = filter.toBlock === undefined || filter.toBlock > head ? head : filter.toBlock;
-    return from > to ? [] : answerLogs([], engine.queryLogs({ ...filter.match, fromBlock: from, toBlock: to }));
-  }
-
-  return new RpcApi(options)
-    .positional("eth_getLogs", 1, ([f]) => getLogs(f))
-    .positional("eth_newFilter", 1, ([f]) => filters.add(newLogFilter(f)))
-    .positional("eth_newBlockFilter", 0, () => filters.add({ kind: "blocks", hashes: [] }))
-    .positional("eth_newPendingTransactionFilter", [0, 1], () => filters.add({ kind: "pending", hashes: [] }))
-    .positional("eth_uninstallFilter", 1, ([id]) => filters.remove(String(id)))
-    .positional("eth_getFilterChanges", 1, ([id]) => filters.changes(String(id)))
-    .positional("eth_getFilterLogs", 1, ([id]) => getFilterLogs(id));
+/** A log filter's fromBlock or toBlock: a block number, or undefined for an open side (a head tag or nothing). */
+function filterBound(engine: Engine, value: unknown, name: string): bigint | undefined {
+  if (value === undefined || value === null || (typeof value === "string" && HEAD_TAGS.has(value))) return undefined;
+  const selector = p.blockSelector(value, name);
+  if (selector === "earliest") return 0n;
+  if (typeof selector === "bigint") return selector;
+  if (typeof selector === "object") return engine.resolveBlock(selector).number;
+  return undefined;
 }

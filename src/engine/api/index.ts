@@ -6,6 +6,7 @@
 import { RpcApi } from "../../rpc/api";
 import type { OpenSession } from "../../rpc/types";
 import type { Engine } from "../engine";
+import type { LockHeld } from "../engine-lock";
 import { debugApi } from "./debug";
 import { anvilApi } from "./anvil";
 import { ethApi } from "./eth";
@@ -27,7 +28,7 @@ export interface EngineApi {
    * Every method, as a connectionless transport (HTTP) serves them: eth_subscribe and
    * eth_unsubscribe answer that notifications are not supported.
    */
-  readonly api: RpcApi;
+  readonly api: RpcApi<LockHeld>;
   /** A lasting connection's session: every method of `api`, and its own subscriptions. */
   readonly openSession: OpenSession;
 }
@@ -36,7 +37,7 @@ export function createEngineApi(engine: Engine): EngineApi {
   const options = engineApiOptions(engine);
   const filters = new Filters(engine);
   const subscriptions = new SubscriptionHub(engine, options);
-  const api = new RpcApi()
+  const api = RpcApi.scoped(options)
     .include(web3Api(options, engineHeadReadOptions(engine)))
     .include(netApi(engine, options))
     .include(ethApi(engine, options, filters, subscriptions))
@@ -49,10 +50,14 @@ export function createEngineApi(engine: Engine): EngineApi {
     .include(anvilApi(engine, options, filters, subscriptions))
     .include(nativekitApi(engine, options))
     .include(debugApi(engine, options))
-    .include(
-      new RpcApi(options)
-        .positional("eth_subscribe", [1, 2], () => Promise.reject(notificationsNotSupported()))
-        .positional("eth_unsubscribe", 1, () => Promise.reject(notificationsNotSupported())),
-    );
+    .positionalMethods(undefined, {
+      "eth_subscribe": [[1, 2], refuseSubscriptions],
+      "eth_unsubscribe": [1, refuseSubscriptions],
+    });
   return { api, openSession: (push) => subscriptions.open(push, api.dispatch) };
+}
+
+/** eth_subscribe and eth_unsubscribe where no lasting connection exists (HTTP). */
+function refuseSubscriptions(): Promise<never> {
+  return Promise.reject(notificationsNotSupported());
 }

@@ -5,15 +5,26 @@
 import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams } from "../../rpc/errors";
 import type { Engine } from "../engine";
+import type { LockHeld } from "../engine-lock";
 import * as p from "./params";
+import type { EngineContext } from "./serve";
 
-export function nativekitApi(engine: Engine, options: RpcApiOptions): RpcApi {
-  return new RpcApi(options)
-    .positional("nativekit_setAssetBalance", 3, async ([a, id, amount]) => {
-      const value = p.looseQuantity(amount, "amount");
-      if (value >= 1n << 256n) throw invalidParams("amount must fit in 256 bits");
-      await engine.setAssetBalance(p.address(a, "address"), p.parseAssetIdHex(id, "assetID"), value);
-      return true;
-    })
-    .positional("nativekit_precompileMode", 0, () => (engine.deprecatedPrecompiles ? "deprecated" : "active"));
+export function nativekitApi(engine: Engine, options: RpcApiOptions<LockHeld>): RpcApi<LockHeld> {
+  return RpcApi.scoped(options).positionalMethods({ engine }, {
+    "nativekit_setAssetBalance": [3, setAssetBalance],
+    "nativekit_precompileMode": [0, precompileMode],
+  });
+}
+
+/** [address, assetID, amount]: sets the account's balance of the asset; true. */
+async function setAssetBalance({ engine }: EngineContext, [address, assetId, amount]: unknown[]): Promise<true> {
+  const value = p.looseQuantity(amount, "amount");
+  if (value >= 1n << 256n) throw invalidParams("amount must fit in 256 bits");
+  await engine.setAssetBalance(p.address(address, "address"), p.parseAssetIdHex(assetId, "assetID"), value);
+  return true;
+}
+
+/** "active", or "deprecated" when the upgrade that deprecated the precompiles is simulated. */
+function precompileMode({ engine }: EngineContext): "active" | "deprecated" {
+  return engine.deprecatedPrecompiles ? "deprecated" : "active";
 }

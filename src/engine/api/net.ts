@@ -1,14 +1,30 @@
 /** The net_ namespace: a single node on its own network. */
 import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import type { Engine } from "../engine";
-import { engineHeadReadOptions } from "./serve";
+import type { LockHeld } from "../engine-lock";
+import { engineHeadReadOptions, type EngineContext } from "./serve";
 
-export function netApi(engine: Engine, options: RpcApiOptions): RpcApi {
-  return new RpcApi(options)
+export function netApi(engine: Engine, options: RpcApiOptions<LockHeld>): RpcApi<LockHeld> {
+  const context: EngineContext = { engine };
+  return RpcApi.scoped(options)
     .include(
-      new RpcApi(engineHeadReadOptions(engine))
-        .positional("net_version", 0, () => String(engine.options.networkId))
-        .positional("net_listening", 0, () => true),
+      RpcApi.scoped(engineHeadReadOptions(engine)).positionalMethods(context, {
+        "net_version": [0, version],
+        "net_listening": [0, listening],
+      }),
     )
-    .positional("net_peerCount", 0, () => "0x0");
+    .positionalMethods(context, { net_peerCount: [0, peerCount] });
+}
+
+/** The network ID, in decimal. */
+function version({ engine }: EngineContext): string {
+  return String(engine.options.networkId);
+}
+
+function listening(): true {
+  return true;
+}
+
+function peerCount(): string {
+  return "0x0";
 }

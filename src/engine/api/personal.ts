@@ -21,74 +21,114 @@
  * with whatever password is given, as personal_sign did before.
  * Unlocking over HTTP is allowed (geth's --allow-insecure-unlock): this is a development node.
  */
-import { RpcApi, type RpcApiOptions } from "../../rpc/api";
+import { RpcApi, type PositionalMethod, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams, serverError } from "../../rpc/errors";
 import type { UnlockedAccount } from "../accounts";
 import type { Engine } from "../engine";
+import type { LockHeld } from "../engine-lock";
 import { ethers } from "../lazy-ethers";
-import { DEFAULT_UNLOCK_SECONDS, PERSONAL_ERRORS, PersonalKeyError, personalKeysOf } from "../personal-keys";
+import { DEFAULT_UNLOCK_SECONDS, PERSONAL_ERRORS, PersonalKeyError, personalKeysOf, type PersonalKeys } from "../personal-keys";
 import type { Filters } from "./filters";
 import { formatTransaction, hex } from "./format";
 import * as p from "./params";
+import { submitSent, type SentTransactionWatchers } from "./sent";
 import { signText } from "./signing";
 import type { SubscriptionHub } from "./subscriptions";
 
-/** A sent transaction's block is sealed after the answer (see Engine.submit). */
-const SEAL_LATER = { sealLater: true } as const;
+/** What the personal_ methods use: the engine, its password-protected keys, and the watchers of sent transactions. */
+interface PersonalContext extends SentTransactionWatchers {
+  readonly engine: Engine;
+  readonly keys: PersonalKeys;
+}
 
-export function personalApi(engine: Engine, options: RpcApiOptions, filters: Filters, subscriptions: SubscriptionHub): RpcApi {
-  const keys = personalKeysOf(engine);
+export function personalApi(engine: Engine, options: RpcApiOptions<LockHeld>, filters: Filters, subscriptions: SubscriptionHub): RpcApi<LockHeld> {
   const mapError = (error: unknown) => (error instanceof PersonalKeyError ? serverError(error.message) : options.mapError?.(error));
+  const context: PersonalContext = { engine, keys: personalKeysOf(engine), filters, subscriptions };
+  return RpcApi.scoped({ ...options, mapError }).positionalMethods(context, PERSONAL_METHODS);
+}
 
-  /** The key that signs for `address`: decrypted with the password, the unlocked one, or a test account's. */
-  const signer = async (address: string, password: string | undefined): Promise<UnlockedAccount> => {
-    if (keys.has(address)) {
-      if (password !== undefined) return keys.decrypt(address, password);
-      const unlocked = engine.unlocked.get(address);
-      if (unlocked === undefined) throw new PersonalKeyError(PERSONAL_ERRORS.locked);
-      return unlocked;
-    }
-    const testAccount = engine.unlocked.get(address);
-    if (testAccount === undefined) throw serverError(`${PERSONAL_ERRORS.unknownAccount} ${address}: the node holds no key for it`);
-    return testAccount;
-  };
+function listAccounts({ keys }: PersonalContext): string[] {
+  return keys.list();
+}
 
-  return new RpcApi({ ...options, mapError })
-    .positional("personal_listAccounts", 0, () => keys.list())
-    .positional("personal_newAccount", 1, async ([password]) => ethers().getAddress(await keys.create(passwordParam(password))))
-    .positional("personal_importRawKey", 2, ([key, password]) => keys.import(rawKey(key), passwordParam(password)))
-    .positional("personal_unlockAccount", [2, 3], async ([a, password, duration]) => {
-      await keys.unlock(p.address(a, "address").toString(), passwordParam(password), unlockSeconds(duration));
-      return true;
-    })
-    .positional("personal_lockAccount", 1, ([a]) => keys.lock(p.address(a, "address").toString()))
-    .positional("personal_sign", [2, 3], async ([m, a, password]) => {
-      const message = p.data(m, "message");
-      const account = await signer(p.address(a, "address").toString(), password === undefined || password === null ? undefined : passwordParam(password));
-      return signText(account.privateKeyHex, message);
-    })
-    .positional("personal_ecRecover", 2, ([m, s]) => ecRecover(p.data(m, "message"), p.data(s, "signature")))
-    .positional("personal_sendTransaction", 2, async ([t, password]) => {
-      const request = p.transactionRequest(t);
-      if (request.from === undefined) throw invalidParams("transaction.from is required: the account whose key the password decrypts");
-      const pooled = await engine.prepareTransaction(request, await signer(request.from.toString(), passwordParam(password)));
-      const hash = await engine.submit(pooled, SEAL_LATER);
-      filters.notePending(hash);
-      subscriptions.notePending(pooled);
-      return hash;
-    })
-    .positional("personal_signTransaction", 2, async ([t, password]) => {
-      const request = p.transactionRequest(t);
-      // geth signs only a transaction whose every field is given (nothing is filled in for it).
-      if (request.from === undefined) throw serverError("sender not specified");
-      if (request.gas === undefined) throw serverError("gas not specified");
-      if (request.gasPrice === undefined && (request.maxFeePerGas === undefined || request.maxPriorityFeePerGas === undefined)) {
-        throw serverError("missing gasPrice or maxFeePerGas/maxPriorityFeePerGas");
-      }
-      if (request.nonce === undefined) throw serverError("nonce not specified");
-      const { tx, hash, from } = await engine.prepareTransaction(request, await signer(request.from.toString(), passwordParam(password)));
-      return { raw: hex(tx.serialize()), tx: formatTransaction(tx, hash, from.toString()) };
-    });
+/** [password]: a new random key, locked; its address, checksummed. */
+async function newAccount({ keys }: PersonalContext, [password]: unknown[]): Promise<string> {
+  return ethers().getAddress(await keys.create(passwordParam(password)));
+}
+
+/** [privateKey, password]: an existing key, locked; its address. */
+function importRawKey({ keys }: PersonalContext, [privateKey, password]: unknown[]): Promise<string> {
+  return keys.import(rawKey(privateKey), passwordParam(password));
+}
+
+/** [address, password, seconds = 300 (0: until the node stops)]: true. */
+async function unlockAccount({ keys }: PersonalContext, [address, password, duration]: unknown[]): Promise<true> {
+  await keys.unlock(p.address(address, "address").toString(), passwordParam(password), unlockSeconds(duration));
+  return true;
+}
+
+/** [address]: true (false: not a password-protected account). */
+function lockAccount({ keys }: PersonalContext, [address]: unknown[]): boolean {
+  return keys.lock(p.address(address, "address").toString());
+}
+
+/** [message, address, password?]: the EIP-191 signature (v 27/28). */
+async function sign(personal: PersonalContext, [messageParam, address, password]: unknown[]): Promise<string> {
+  const message = p.data(messageParam, "message");
+  const account = await signer(personal, p.address(address, "address").toString(), password === undefined || password === null ? undefined : passwordParam(password));
+  return signText(account.privateKeyHex, message);
+}
+
+/** [message, signature]: the signer's address. */
+function ecRecover(_personal: PersonalContext, [message, signature]: unknown[]): string {
+  return recoverSigner(p.data(message, "message"), p.data(signature, "signature"));
+}
+
+/** [request, password]: signed with the key the password decrypts, and submitted; the hash. */
+async function sendTransaction(personal: PersonalContext, [requestParam, password]: unknown[], held: LockHeld): Promise<string> {
+  const request = p.transactionRequest(requestParam);
+  if (request.from === undefined) throw invalidParams("transaction.from is required: the account whose key the password decrypts");
+  const pooled = await personal.engine.prepareTransaction(request, await signer(personal, request.from.toString(), passwordParam(password)));
+  return submitSent(personal.engine, personal, pooled, held);
+}
+
+/** [request, password]: as personal_sendTransaction, signed but not sent; `{raw, tx}`. */
+async function signTransaction(personal: PersonalContext, [requestParam, password]: unknown[]): Promise<{ raw: string; tx: Record<string, unknown> }> {
+  const request = p.transactionRequest(requestParam);
+  // geth signs only a transaction whose every field is given (nothing is filled in for it).
+  if (request.from === undefined) throw serverError("sender not specified");
+  if (request.gas === undefined) throw serverError("gas not specified");
+  if (request.gasPrice === undefined && (request.maxFeePerGas === undefined || request.maxPriorityFeePerGas === undefined)) {
+    throw serverError("missing gasPrice or maxFeePerGas/maxPriorityFeePerGas");
+  }
+  if (request.nonce === undefined) throw serverError("nonce not specified");
+  const { tx, hash, from } = await personal.engine.prepareTransaction(request, await signer(personal, request.from.toString(), passwordParam(password)));
+  return { raw: hex(tx.serialize()), tx: formatTransaction(tx, hash, from.toString()) };
+}
+
+const PERSONAL_METHODS: Readonly<Record<string, PositionalMethod<PersonalContext, LockHeld>>> = {
+  "personal_listAccounts": [0, listAccounts],
+  "personal_newAccount": [1, newAccount],
+  "personal_importRawKey": [2, importRawKey],
+  "personal_unlockAccount": [[2, 3], unlockAccount],
+  "personal_lockAccount": [1, lockAccount],
+  "personal_sign": [[2, 3], sign],
+  "personal_ecRecover": [2, ecRecover],
+  "personal_sendTransaction": [2, sendTransaction],
+  "personal_signTransaction": [2, signTransaction],
+};
+
+/** The key that signs for `address`: decrypted with the password, the unlocked one, or a test account's. */
+async function signer({ engine, keys }: PersonalContext, address: string, password: string | undefined): Promise<UnlockedAccount> {
+  if (keys.has(address)) {
+    if (password !== undefined) return keys.decrypt(address, password);
+    const unlocked = engine.unlocked.get(address);
+    if (unlocked === undefined) throw new PersonalKeyError(PERSONAL_ERRORS.locked);
+    return unlocked;
+  }
+  const testAccount = engine.unlocked.get(address);
+  if (testAccount === undefined) throw serverError(`${PERSONAL_ERRORS.unknownAccount} ${address}: the node holds no key for it`);
+  return testAccount;
 }
 
 function passwordParam(value: unknown): string {
@@ -114,7 +154,7 @@ function unlockSeconds(value: unknown): number {
 }
 
 /** geth's personal_ecRecover: the address whose key made `signature` (65 bytes, v 27 or 28) over the EIP-191 text `message`. */
-function ecRecover(message: Uint8Array, signature: Uint8Array): string {
+function recoverSigner(message: Uint8Array, signature: Uint8Array): string {
   if (signature.length !== 65) throw serverError("signature must be 65 bytes long");
   if (signature[64] !== 27 && signature[64] !== 28) throw serverError("invalid Ethereum signature (V is not 27 or 28)");
   try {

@@ -7,26 +7,37 @@ import type { Wallet } from "ethers";
 import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams, serverError } from "../../rpc/errors";
 import type { Engine } from "../engine";
+import type { LockHeld } from "../engine-lock";
 import { ethers } from "../lazy-ethers";
 import * as p from "./params";
+import type { EngineContext } from "./serve";
 
 type TypeFields = Record<string, { name: string; type: string }[]>;
 
-export function signingApi(engine: Engine, options: RpcApiOptions): RpcApi {
-  const wallet = (address: string): Wallet => {
-    const account = engine.unlocked.get(address.toLowerCase());
-    if (account === undefined) throw serverError(`unknown account ${address}: the node holds no key for it`);
-    return new (ethers().Wallet)(account.privateKeyHex);
-  };
-  const signMessage = (a: unknown, m: unknown): string => signText(wallet(p.address(a, "address").toString()).privateKey, p.data(m, "message"));
-  const signTypedData = (a: unknown, d: unknown): string => {
-    const signer = wallet(p.address(a, "address").toString());
-    return ethers().Signature.from(signer.signingKey.sign(typedDataDigest(d))).serialized;
-  };
-  return new RpcApi(options)
-    .positional("eth_sign", 2, ([a, m]) => signMessage(a, m))
-    .positional("eth_signTypedData_v4", 2, ([a, d]) => signTypedData(a, d))
-    .positional("eth_signTypedData", 2, ([a, d]) => signTypedData(a, d));
+export function signingApi(engine: Engine, options: RpcApiOptions<LockHeld>): RpcApi<LockHeld> {
+  return RpcApi.scoped(options).positionalMethods({ engine }, {
+    "eth_sign": [2, sign],
+    "eth_signTypedData_v4": [2, signTypedData],
+    "eth_signTypedData": [2, signTypedData],
+  });
+}
+
+/** [address, message]: the EIP-191 signature of the message with the node's key for the address. */
+function sign({ engine }: EngineContext, [address, message]: unknown[]): string {
+  return signText(walletOf(engine, p.address(address, "address").toString()).privateKey, p.data(message, "message"));
+}
+
+/** [address, typedData]: the EIP-712 signature of the typed data (an object or its JSON text) with the node's key for the address. */
+function signTypedData({ engine }: EngineContext, [address, typedData]: unknown[]): string {
+  const signer = walletOf(engine, p.address(address, "address").toString());
+  return ethers().Signature.from(signer.signingKey.sign(typedDataDigest(typedData))).serialized;
+}
+
+/** The node's key for `address`, as an ethers wallet; -32000 when it holds none. */
+function walletOf(engine: Engine, address: string): Wallet {
+  const account = engine.unlocked.get(address.toLowerCase());
+  if (account === undefined) throw serverError(`unknown account ${address}: the node holds no key for it`);
+  return new (ethers().Wallet)(account.privateKeyHex);
 }
 
 /** An EIP-191 signature of `message` ("\x19Ethereum Signed Message:\n" + length + message), 65 bytes with v 27 or 28, as geth signs text. */

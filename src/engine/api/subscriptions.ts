@@ -25,13 +25,14 @@ import type { Dispatch, JsonRpcNotification, RpcSession } from "../../rpc/types"
 import { randomBytes } from "node:crypto";
 import type { BlockRecord } from "../chain";
 import type { Engine } from "../engine";
+import type { LockHeld } from "../engine-lock";
 import { logsOfBlock } from "../state-reads";
 import type { LogFilter, PooledTransaction } from "../types";
 import { formatBlock, formatLog, formatMinedTransaction, formatTransaction } from "./format";
 import * as p from "./params";
 
 /** The kinds of subscription served, by the name eth_subscribe takes. */
-export const SUBSCRIPTION_KINDS = ["newHeads", "logs", "newPendingTransactions", "newAcceptedTransactions"] as const;
+const SUBSCRIPTION_KINDS = ["newHeads", "logs", "newPendingTransactions", "newAcceptedTransactions"] as const;
 
 type Subscription =
   | { kind: "newHeads" }
@@ -40,7 +41,7 @@ type Subscription =
   | { kind: "newAcceptedTransactions"; full: boolean };
 
 /** The shape of every notification: `params.subscription` is the ID eth_subscribe returned. */
-export function subscriptionNotification(subscription: string, result: unknown): JsonRpcNotification {
+function subscriptionNotification(subscription: string, result: unknown): JsonRpcNotification {
   return { jsonrpc: "2.0", method: "eth_subscription", params: { subscription, result } };
 }
 
@@ -55,7 +56,7 @@ export class SubscriptionHub {
 
   constructor(
     private readonly engine: Engine,
-    private readonly options: RpcApiOptions,
+    private readonly options: RpcApiOptions<LockHeld>,
   ) {
     engine.onBlock((record) => {
       for (const session of this.sessions) session.noteBlock(record);
@@ -84,21 +85,22 @@ export class SubscriptionHub {
 /** One connection's subscriptions, and its dispatch: eth_subscribe / eth_unsubscribe here, the rest to the API. */
 export class SubscriptionSession implements RpcSession {
   private readonly subscriptions = new Map<string, Subscription>();
-  private readonly own: RpcApi;
+  private readonly own: RpcApi<LockHeld>;
   private closed = false;
 
   constructor(
     private readonly engine: Engine,
     private readonly api: Dispatch,
-    options: RpcApiOptions,
+    options: RpcApiOptions<LockHeld>,
     private readonly push: (notification: JsonRpcNotification) => void,
     private readonly onClose: () => void,
   ) {
     // Run like every engine call (one at a time), so a subscription made after a call was
     // answered never reports that call's block.
-    this.own = new RpcApi(options)
-      .positional("eth_subscribe", [1, 2], ([kind, option]) => this.subscribe(kind, option))
-      .positional("eth_unsubscribe", 1, ([id]) => this.subscriptions.delete(String(id)));
+    this.own = RpcApi.scoped(options).positionalMethods<SubscriptionSession>(this, {
+      "eth_subscribe": [[1, 2], subscribe],
+      "eth_unsubscribe": [1, unsubscribe],
+    });
   }
 
   readonly dispatch = (method: string, params: unknown): Promise<unknown> =>
@@ -111,13 +113,19 @@ export class SubscriptionSession implements RpcSession {
     this.onClose();
   }
 
-  private subscribe(kind: unknown, option: unknown): string {
+  /** A new subscription of this connection; its ID. */
+  subscribe(kind: unknown, option: unknown): string {
     if (this.closed) throw new RpcError(RpcErrorCode.ServerError, "the connection is closed");
     const subscription = this.parse(kind, option);
     // geth's IDs: 16 random bytes in hex; returned exactly as the notifications carry them.
     const id = `0x${randomBytes(16).toString("hex")}`;
     this.subscriptions.set(id, subscription);
     return id;
+  }
+
+  /** Ends a subscription; false if this connection has none with that ID. */
+  unsubscribe(id: string): boolean {
+    return this.subscriptions.delete(id);
   }
 
   private parse(kind: unknown, option: unknown): Subscription {
@@ -201,6 +209,16 @@ export class SubscriptionSession implements RpcSession {
     if (this.closed || !this.subscriptions.has(id)) return;
     this.push(subscriptionNotification(id, result));
   }
+}
+
+/** [kind, option?]: eth_subscribe on this connection. */
+function subscribe(session: SubscriptionSession, [kind, option]: unknown[]): string {
+  return session.subscribe(kind, option);
+}
+
+/** [subscriptionId]: eth_unsubscribe on this connection. */
+function unsubscribe(session: SubscriptionSession, [id]: unknown[]): boolean {
+  return session.unsubscribe(String(id));
 }
 
 /** The largest block number (geth's are uint64): the upper bound of a subscription without toBlock. */

@@ -2,26 +2,29 @@
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { RpcApi, type RpcApiOptions } from "../../rpc/api";
 import type { Engine } from "../engine";
+import type { LockHeld } from "../engine-lock";
 import type { PooledTransaction } from "../types";
 import { formatTransaction, q } from "./format";
+import type { EngineContext } from "./serve";
 
-export function txpoolApi(engine: Engine, options: RpcApiOptions): RpcApi {
-  return new RpcApi(options)
-    .positional("txpool_status", 0, () => txpool_status(engine))
-    .positional("txpool_content", 0, () => txpool_content(engine))
-    .positional("txpool_inspect", 0, () => txpool_inspect(engine));
+export function txpoolApi(engine: Engine, options: RpcApiOptions<LockHeld>): RpcApi<LockHeld> {
+  return RpcApi.scoped(options).positionalMethods({ engine }, {
+    "txpool_status": [0, status],
+    "txpool_content": [0, content],
+    "txpool_inspect": [0, inspect],
+  });
 }
 
-function txpool_status(engine: Engine): { pending: string; queued: string } {
+function status({ engine }: EngineContext): { pending: string; queued: string } {
   return { pending: q(engine.pendingTransactions.length), queued: "0x0" };
 }
 
-function txpool_content(engine: Engine): { pending: Record<string, Record<string, unknown>>; queued: Record<string, never> } {
+function content({ engine }: EngineContext): { pending: Record<string, Record<string, unknown>>; queued: Record<string, never> } {
   return { pending: bySenderAndNonce(engine.pendingTransactions, (t, from) => formatTransaction(t.tx, t.hash, from)), queued: {} };
 }
 
 /** geth's one-line summary of each pending transaction: "<to>: <value> wei + <gas> gas × <price> wei". */
-function txpool_inspect(engine: Engine): { pending: Record<string, Record<string, string>>; queued: Record<string, never> } {
+function inspect({ engine }: EngineContext): { pending: Record<string, Record<string, string>>; queued: Record<string, never> } {
   return { pending: bySenderAndNonce(engine.pendingTransactions, (t) => summary(t.tx)), queued: {} };
 }
 

@@ -1,6 +1,7 @@
 /** The web3_ namespace: the client's name and Keccak-256. */
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { RpcApi, type RpcApiOptions } from "../../rpc/api";
+import type { LockHeld } from "../engine-lock";
 import { hex } from "./format";
 import * as p from "./params";
 
@@ -9,8 +10,17 @@ import * as p from "./params";
 export const CLIENT_VERSION = "HardhatNetwork/nativekit/0.1.0";
 
 /** `headReads`: the options of the reads that may answer beside a running operation (serve.ts). */
-export function web3Api(options: RpcApiOptions, headReads: RpcApiOptions): RpcApi {
-  return new RpcApi(options)
-    .include(new RpcApi(headReads).positional("web3_clientVersion", 0, () => CLIENT_VERSION))
-    .positional("web3_sha3", 1, ([d]) => hex(keccak_256(p.data(d, "data"))));
+export function web3Api(options: RpcApiOptions<LockHeld>, headReads: RpcApiOptions<LockHeld | undefined>): RpcApi<LockHeld> {
+  return RpcApi.scoped(options)
+    .include(RpcApi.scoped(headReads).positionalMethods(undefined, { web3_clientVersion: [0, clientVersion] }))
+    .positionalMethods(undefined, { web3_sha3: [1, sha3] });
+}
+
+function clientVersion(): string {
+  return CLIENT_VERSION;
+}
+
+/** [data]: its Keccak-256 hash. */
+function sha3(_context: undefined, [data]: unknown[]): string {
+  return hex(keccak_256(p.data(data, "data")));
 }

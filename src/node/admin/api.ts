@@ -1,5 +1,5 @@
 import { LogLevelError, type NodeLogger } from "../logger";
-import { RpcApi, serverError } from "../../rpc";
+import { RpcApi, serverError, type NamedParams } from "../../rpc";
 import { type Profiler, ProfilerError } from "./profiler";
 
 /**
@@ -22,35 +22,50 @@ export interface AdminApiOptions {
 const SUCCESS = { success: true } as const;
 
 export function createAdminApi(options: AdminApiOptions): RpcApi {
-  const { logger, profiler } = options;
-  return new RpcApi({ namespaces: ["admin"], mapError: adminError })
-    .named("startCPUProfiler", async () => {
-      logger.write("info", "admin: startCPUProfiler called");
-      await profiler.startCpuProfiler();
-      return SUCCESS;
-    })
-    .named("stopCPUProfiler", async () => {
-      logger.write("info", "admin: stopCPUProfiler called");
-      logger.write("info", `admin: CPU profile written to ${await profiler.stopCpuProfiler()}`);
-      return SUCCESS;
-    })
-    .named("memoryProfile", () => {
-      logger.write("info", "admin: memoryProfile called");
-      logger.write("info", `admin: heap snapshot written to ${profiler.memoryProfile()}`);
-      return SUCCESS;
-    })
-    .named("lockProfile", () => {
-      logger.write("info", "admin: lockProfile called");
-      logger.write("info", `admin: waiting report written to ${profiler.lockProfile()}`);
-      return SUCCESS;
-    })
-    .named("setLogLevel", (p) => {
-      const level = p.stringOr("level", "");
-      logger.write("info", `admin: setLogLevel called with ${JSON.stringify(level)}`);
-      logger.setLevel(level);
-      return SUCCESS;
-    })
-    .named("getVMConfig", () => ({ config: options.vmConfig() }));
+  return new RpcApi({ mapError: adminError }).namedMethods(options, {
+    "admin.startCPUProfiler": startCPUProfiler,
+    "admin.stopCPUProfiler": stopCPUProfiler,
+    "admin.memoryProfile": memoryProfile,
+    "admin.lockProfile": lockProfile,
+    "admin.setLogLevel": setLogLevel,
+    "admin.getVMConfig": getVMConfig,
+  });
+}
+
+async function startCPUProfiler({ logger, profiler }: AdminApiOptions): Promise<typeof SUCCESS> {
+  logger.write("info", "admin: startCPUProfiler called");
+  await profiler.startCpuProfiler();
+  return SUCCESS;
+}
+
+async function stopCPUProfiler({ logger, profiler }: AdminApiOptions): Promise<typeof SUCCESS> {
+  logger.write("info", "admin: stopCPUProfiler called");
+  logger.write("info", `admin: CPU profile written to ${await profiler.stopCpuProfiler()}`);
+  return SUCCESS;
+}
+
+function memoryProfile({ logger, profiler }: AdminApiOptions): typeof SUCCESS {
+  logger.write("info", "admin: memoryProfile called");
+  logger.write("info", `admin: heap snapshot written to ${profiler.memoryProfile()}`);
+  return SUCCESS;
+}
+
+function lockProfile({ logger, profiler }: AdminApiOptions): typeof SUCCESS {
+  logger.write("info", "admin: lockProfile called");
+  logger.write("info", `admin: waiting report written to ${profiler.lockProfile()}`);
+  return SUCCESS;
+}
+
+/** {level}: the node's log level from now on. */
+function setLogLevel({ logger }: AdminApiOptions, params: NamedParams): typeof SUCCESS {
+  const level = params.stringOr("level", "");
+  logger.write("info", `admin: setLogLevel called with ${JSON.stringify(level)}`);
+  logger.setLevel(level);
+  return SUCCESS;
+}
+
+function getVMConfig(options: AdminApiOptions): { config: Record<string, unknown> } {
+  return { config: options.vmConfig() };
 }
 
 function adminError(error: unknown) {

@@ -19,7 +19,7 @@ import * as v8 from "node:v8";
  *                      was created (how long ready work waited for the single thread), the active
  *                      handles and requests keeping the process alive, and resource usage
  */
-export const PROFILE_FILES = { cpu: "cpu.cpuprofile", memory: "mem.heapsnapshot", lock: "lock.json" } as const;
+const PROFILE_FILES = { cpu: "cpu.cpuprofile", memory: "mem.heapsnapshot", lock: "lock.json" } as const;
 
 /** Default directory: `<tmp>/nativekit-<pid>/profiles`. */
 export function defaultProfileDir(): string {

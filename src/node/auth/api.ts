@@ -13,26 +13,36 @@
  * make everyone else's check wait (issue 26, item 5); the authority keeps a password change
  * from being seen half-done without a lock.
  */
-import { RpcApi, serverError, type RpcError } from "../../rpc";
+import { RpcApi, serverError, type NamedParams, type RpcError } from "../../rpc";
 import { currentClientAddress } from "../client-address";
 import { AuthError } from "./errors";
 import type { ApiAuthority } from "./tokens";
-
-export const AUTH_METHODS = ["auth.newToken", "auth.revokeToken", "auth.changePassword"] as const;
 
 function authRefusal(error: unknown): RpcError | undefined {
   return error instanceof AuthError ? serverError(error.message) : undefined;
 }
 
 export function createAuthApi(authority: ApiAuthority): RpcApi {
-  return new RpcApi({ namespaces: ["auth"], mapError: authRefusal })
-    .named("newToken", async (p) => ({ token: await authority.newToken(p.stringOr("password", ""), p.stringArray("endpoints"), currentClientAddress()) }))
-    .named("revokeToken", async (p) => {
-      await authority.revokeToken(p.stringOr("password", ""), p.stringOr("token", ""), currentClientAddress());
-      return { success: true };
-    })
-    .named("changePassword", async (p) => {
-      await authority.changePassword(p.stringOr("oldPassword", ""), p.stringOr("newPassword", ""), currentClientAddress());
-      return { success: true };
-    });
+  return new RpcApi({ mapError: authRefusal }).namedMethods(authority, {
+    "auth.newToken": newToken,
+    "auth.revokeToken": revokeToken,
+    "auth.changePassword": changePassword,
+  });
+}
+
+/** {password, endpoints}: a token for those endpoints. */
+async function newToken(authority: ApiAuthority, params: NamedParams): Promise<{ token: string }> {
+  return { token: await authority.newToken(params.stringOr("password", ""), params.stringArray("endpoints"), currentClientAddress()) };
+}
+
+/** {password, token}: the token no longer authorizes anything. */
+async function revokeToken(authority: ApiAuthority, params: NamedParams): Promise<{ success: true }> {
+  await authority.revokeToken(params.stringOr("password", ""), params.stringOr("token", ""), currentClientAddress());
+  return { success: true };
+}
+
+/** {oldPassword, newPassword}: a new password; every token made so far becomes invalid. */
+async function changePassword(authority: ApiAuthority, params: NamedParams): Promise<{ success: true }> {
+  await authority.changePassword(params.stringOr("oldPassword", ""), params.stringOr("newPassword", ""), currentClientAddress());
+  return { success: true };
 }

@@ -31,7 +31,7 @@ import type { HashReply, HashRequest } from "./argon2-protocol";
 import { AUTH_MESSAGES, AuthError } from "./errors";
 
 /** Client password checks that may wait in each line; more are refused at once. */
-export const MAX_WAITING_HASHES = 8;
+const MAX_WAITING_HASHES = 8;
 /** How long the thread is kept without work before it is stopped. */
 const IDLE_STOP_MS = 30_000;
 

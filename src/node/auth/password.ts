@@ -19,7 +19,7 @@ import { AuthError } from "./errors";
 
 export const MAX_AUTH_PASSWORD_LENGTH = 1024;
 /** zxcvbn score a password needs (0 to 4): "OK" in the reference node's scale. */
-export const MIN_AUTH_PASSWORD_SCORE = 2;
+const MIN_AUTH_PASSWORD_SCORE = 2;
 /** Only this many leading characters are scored (zxcvbn is slow on long inputs). */
 const SCORED_PREFIX_LENGTH = 50;
 

@@ -27,23 +27,23 @@
 import { AUTH_MESSAGES, AuthError } from "./errors";
 
 /** Wrong passwords in a row a client may send before it has to wait. */
-export const FREE_WRONG_PASSWORDS = 5;
+const FREE_WRONG_PASSWORDS = 5;
 /**
  * Password checks one client may have running or waiting at once: two lets a program ask for
  * two tokens together, and keeps a guesser's checks from taking the hasher's queue.
  */
-export const MAX_CHECKS_IN_FLIGHT = 2;
+const MAX_CHECKS_IN_FLIGHT = 2;
 /** The wait after the first wrong password beyond the free ones; it doubles with each next one. */
-export const FIRST_WAIT_MS = 1_000;
+const FIRST_WAIT_MS = 1_000;
 /** The longest wait. */
-export const MAX_WAIT_MS = 5 * 60_000;
+const MAX_WAIT_MS = 5 * 60_000;
 /** A client's record is dropped this long after its last wrong password. */
-export const FORGET_AFTER_MS = 60 * 60_000;
+const FORGET_AFTER_MS = 60 * 60_000;
 /** Most clients tracked at once. */
-export const MAX_TRACKED_CLIENTS = 10_000;
+const MAX_TRACKED_CLIENTS = 10_000;
 
 /** The key of calls made without a network address (in process). */
-export const IN_PROCESS_CLIENT = "a caller without a network address";
+const IN_PROCESS_CLIENT = "a caller without a network address";
 
 interface ClientRecord {
   /** Wrong passwords in a row. */
@@ -138,7 +138,7 @@ export class PasswordThrottle {
 }
 
 /** The key a client address is throttled by: an IPv4 address itself, an IPv6 address's /64. */
-export function clientKey(address: string): string {
+function clientKey(address: string): string {
   if (!address.includes(":")) return address;
   const unzoned = address.split("%")[0]!;
   const [head = "", tail] = unzoned.split("::");
@@ -150,6 +150,6 @@ export function clientKey(address: string): string {
 }
 
 /** The wait after the `failures`-th wrong password in a row (at least {@link FREE_WRONG_PASSWORDS}). */
-export function waitAfter(failures: number): number {
+function waitAfter(failures: number): number {
   return Math.min(FIRST_WAIT_MS * 2 ** (failures - FREE_WRONG_PASSWORDS), MAX_WAIT_MS);
 }

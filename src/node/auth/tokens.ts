@@ -44,9 +44,9 @@ import { PasswordThrottle } from "./throttle";
 /** Lifetime of a token: 12 hours, as on the reference node. */
 export const TOKEN_LIFETIME_SECONDS = 12 * 60 * 60;
 /** Most endpoints one token may name. */
-export const MAX_TOKEN_ENDPOINTS = 128;
+const MAX_TOKEN_ENDPOINTS = 128;
 /** The endpoint that opens every path. */
-export const ALL_ENDPOINTS = "*";
+const ALL_ENDPOINTS = "*";
 
 /** The current time; injectable so tests can make tokens expire. */
 export type Clock = () => Date;
@@ -79,7 +79,7 @@ interface Keys {
 export const SIGNING_KEY_BYTES = 32;
 
 /** A new random signing key. */
-export function newSigningKey(): Uint8Array {
+function newSigningKey(): Uint8Array {
   return new Uint8Array(randomBytes(SIGNING_KEY_BYTES));
 }
 

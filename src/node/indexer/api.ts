@@ -18,17 +18,46 @@ import { formatNodeTimestamp } from "./timestamp";
  * send. IDs are given as `id` (the reference's name) or `containerID` (the seed's).
  */
 export function createIndexApi(index: ContainerIndex): RpcApi {
-  return new RpcApi({ namespaces: ["index"], mapError: indexError })
-    .named("getLastAccepted", async (p) => formatContainer(await index.lastAccepted(), encodingOf(p)))
-    .named("getContainerByIndex", async (p) => formatContainer(await index.byIndex(p.uint("index", 64, 0n)), encodingOf(p)))
-    .named("getContainerByID", async (p) => formatContainer(await index.byId(containerId(p)), encodingOf(p)))
-    .named("getContainerRange", async (p) => {
-      const encoding = encodingOf(p);
-      const containers = await index.range(p.uint("startIndex", 64, 0n), p.uint("numToFetch", 64, 0n));
-      return { containers: containers.map((c) => formatContainer(c, encoding)) };
-    })
-    .named("getIndex", async (p) => ({ index: String(await index.indexOf(containerId(p))) }))
-    .named("isAccepted", async (p) => ({ isAccepted: await index.isAccepted(containerId(p)) }));
+  return new RpcApi({ mapError: indexError }).namedMethods(index, {
+    "index.getLastAccepted": getLastAccepted,
+    "index.getContainerByIndex": getContainerByIndex,
+    "index.getContainerByID": getContainerByID,
+    "index.getContainerRange": getContainerRange,
+    "index.getIndex": getIndex,
+    "index.isAccepted": isAccepted,
+  });
+}
+
+/** {encoding?}: the container accepted last. */
+async function getLastAccepted(index: ContainerIndex, params: NamedParams): Promise<FormattedContainer> {
+  return formatContainer(await index.lastAccepted(), encodingOf(params));
+}
+
+/** {index, encoding?}: the container accepted at that position. */
+async function getContainerByIndex(index: ContainerIndex, params: NamedParams): Promise<FormattedContainer> {
+  return formatContainer(await index.byIndex(params.uint("index", 64, 0n)), encodingOf(params));
+}
+
+/** {id, encoding?}: the container with that ID. */
+async function getContainerByID(index: ContainerIndex, params: NamedParams): Promise<FormattedContainer> {
+  return formatContainer(await index.byId(containerId(params)), encodingOf(params));
+}
+
+/** {startIndex, numToFetch, encoding?}: consecutive containers from a position. */
+async function getContainerRange(index: ContainerIndex, params: NamedParams): Promise<{ containers: FormattedContainer[] }> {
+  const encoding = encodingOf(params);
+  const containers = await index.range(params.uint("startIndex", 64, 0n), params.uint("numToFetch", 64, 0n));
+  return { containers: containers.map((c) => formatContainer(c, encoding)) };
+}
+
+/** {id}: the container's position, in decimal. */
+async function getIndex(index: ContainerIndex, params: NamedParams): Promise<{ index: string }> {
+  return { index: String(await index.indexOf(containerId(params))) };
+}
+
+/** {id}: whether the container was accepted. */
+async function isAccepted(index: ContainerIndex, params: NamedParams): Promise<{ isAccepted: boolean }> {
+  return { isAccepted: await index.isAccepted(containerId(params)) };
 }
 
 /** The wire form of a container. */

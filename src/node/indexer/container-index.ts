@@ -16,7 +16,7 @@ import { type IndexStore, type StoredContainer, idKey } from "./store";
  */
 
 /** Most containers one `getContainerRange` returns (the reference's MaxFetchedByRange). */
-export const MAX_FETCHED_BY_RANGE = 1024;
+const MAX_FETCHED_BY_RANGE = 1024;
 
 /** Unix time in nanoseconds: the wall clock at start, advanced by the monotonic clock. */
 export function nanosecondClock(): () => bigint {

@@ -24,7 +24,7 @@ export interface ContractChainContainer {
 }
 
 /** The block number of the last block accepted before the proposer VM wraps blocks. */
-export const LAST_UNWRAPPED_BLOCK = 1n;
+const LAST_UNWRAPPED_BLOCK = 1n;
 
 export class ContractChainContainers {
   /** Container ID (bytes) by EVM block hash (0x hex, lower case). */
