@@ -1,12 +1,18 @@
 /**
  * The methods the exchange chain's API and the contract chain's extras share, parameter for
- * parameter: `issueTx`, `importKey`, and `exportKey` (whose results differ). @internal
+ * parameter: `issueTx`, `importKey`, and `exportKey` (whose results differ); and the reader of
+ * the `{ txID, changeAddr }` result of their spending methods. @internal
  */
 import { BYTE_ENCODINGS, type ByteEncoding } from "./bytes";
 import type { Endpoint } from "./call";
 import type { Reader } from "./internal";
 import { compact } from "./json";
-import type { Credentials, EncodedBytes, RequestOptions } from "./types";
+import type { Credentials, EncodedBytes, RequestOptions, TxIDChangeAddr } from "./types";
+
+/** Reads the `{ txID, changeAddr }` result of a spending method. */
+export function readTxIDChangeAddr(r: Reader): TxIDChangeAddr {
+  return { txID: r.get("txID").string(), changeAddr: r.get("changeAddr").string() };
+}
 
 /** Sends a signed transaction (bytes are encoded here, hex by default); returns its txID. */
 export function issueTx(

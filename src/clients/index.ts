@@ -5,7 +5,7 @@
  *
  * ```ts
  * // from this module (src/clients)
- * const node = createNodeClient({ url: "http://127.0.0.1:9650" });              // seed names
+ * const node = createNodeClient({ url: "http://127.0.0.1:9650" });              // xvm/cvm
  * const real = createNodeClient({ url: "http://127.0.0.1:9650", naming: "reference" }); // avm/avax
  *
  * await node.keystore.createUser(credentials);
@@ -25,7 +25,7 @@ import { createTransport, type Transport, type TransportOptions } from "./transp
 import { createExchangeChainClient, type ExchangeChainClient } from "./xvm";
 
 export interface NodeClientOptions extends TransportOptions {
-  /** `"seed"` (default): xvm/cvm; `"reference"`: avm/avax, as real nodes name them. */
+  /** `"nativekit"` (default): xvm/cvm; `"reference"`: avm/avax, as real nodes name them (`"seed"`: deprecated, as `"nativekit"`). */
   naming?: Naming;
   /** Alias or blockchain ID of the exchange chain. Default `"X"`. */
   exchangeChain?: string;

@@ -1,4 +1,7 @@
-/** Client of the info API (`info.*` at `/ext/info`, the same under both namings). */
+/**
+ * Client of the info API (`info.*` at `/ext/info`, the same under both namings): each method is
+ * a named function of this file, beside its result type; the client is built from them.
+ */
 import { checkTransport, Endpoint } from "./call";
 import type { Reader } from "./internal";
 import type { JsonRpcParams } from "./json";
@@ -113,71 +116,153 @@ function readPeer(r: Reader): Peer {
   };
 }
 
+/** Reads `getTxFee`: the two named fees, and every uint64 member by name. */
+function readFees(r: Reader): TxFees {
+  const all: Record<string, bigint> = {};
+  for (const key of Object.keys(r.object())) {
+    const member = r.get(key);
+    const value = member.value;
+    const isUint64 =
+      (typeof value === "string" && /^[0-9]{1,20}$/.test(value)) ||
+      (typeof value === "number" && Number.isSafeInteger(value) && value >= 0);
+    if (isUint64) all[key] = member.uint64();
+  }
+  return {
+    creationTxFee: r.first("creationTxFee", "createAssetTxFee").uint64(),
+    txFee: r.get("txFee").uint64(),
+    all,
+  };
+}
+
+function getNetworkID(info: Endpoint, options?: RequestOptions): Promise<number> {
+  return info.call("getNetworkID", () => ({}), (r) => r.get("networkID").count(), options);
+}
+
+/** Blockchain ID (cb58) of a chain alias such as `X` or `C`. */
+function getBlockchainID(info: Endpoint, alias: string, options?: RequestOptions): Promise<string> {
+  return info.call(
+    "getBlockchainID",
+    (args) => ({ alias: args.nonEmptyString(alias, "alias") }),
+    (r) => r.get("blockchainID").string(),
+    options,
+  );
+}
+
+function getTxFee(info: Endpoint, options?: RequestOptions): Promise<TxFees> {
+  return info.call("getTxFee", () => ({}), readFees, options);
+}
+
+function getNetworkName(info: Endpoint, options?: RequestOptions): Promise<string> {
+  return info.call("getNetworkName", () => ({}), (r) => r.get("networkName").string(), options);
+}
+
+/** Whether the chain (ID or alias) has finished bootstrapping. */
+function isBootstrapped(info: Endpoint, chain: string, options?: RequestOptions): Promise<boolean> {
+  return info.call(
+    "isBootstrapped",
+    (args) => ({ chain: args.nonEmptyString(chain, "chain") }),
+    (r) => r.get("isBootstrapped").boolean(),
+    options,
+  );
+}
+
+function getNodeID(info: Endpoint, options?: RequestOptions): Promise<NodeIdentity> {
+  return info.call(
+    "getNodeID",
+    () => ({}),
+    (r) => {
+      const pop = r.maybe("nodePOP");
+      const nodeID = r.get("nodeID").string();
+      if (pop === undefined) return { nodeID };
+      return { nodeID, nodePOP: { publicKey: pop.get("publicKey").string(), proofOfPossession: pop.get("proofOfPossession").string() } };
+    },
+    options,
+  );
+}
+
+/** The node's public `host:port`. */
+function getNodeIP(info: Endpoint, options?: RequestOptions): Promise<string> {
+  return info.call("getNodeIP", () => ({}), (r) => r.get("ip").string(), options);
+}
+
+function getNodeVersion(info: Endpoint, options?: RequestOptions): Promise<NodeVersion> {
+  return info.call(
+    "getNodeVersion",
+    () => ({}),
+    (r) => {
+      const rpc = r.maybe("rpcProtocolVersion");
+      return {
+        version: r.get("version").string(),
+        databaseVersion: r.get("databaseVersion").string(),
+        ...(rpc === undefined ? {} : { rpcProtocolVersion: rpc.count() }),
+        gitCommit: r.maybe("gitCommit")?.string() ?? "",
+        vmVersions: readStringMap(r.get("vmVersions")),
+      };
+    },
+    options,
+  );
+}
+
+function getVMs(info: Endpoint, options?: RequestOptions): Promise<VirtualMachines> {
+  return info.call(
+    "getVMs",
+    () => ({}),
+    (r) => {
+      const vms: Record<string, string[]> = {};
+      const members = r.get("vms");
+      for (const id of Object.keys(members.object())) vms[id] = members.get(id).stringArray();
+      return { vms, fxs: readStringMap(r.maybe("fxs")) };
+    },
+    options,
+  );
+}
+
+/** The node's peers, or only those of `nodeIDs` it is connected to. */
+function peers(
+  info: Endpoint,
+  nodeIDs?: readonly string[],
+  options?: RequestOptions,
+): Promise<{ numPeers: number; peers: Peer[] }> {
+  return info.call(
+    "peers",
+    (args) => {
+      const ids = args.optionalStringArray(nodeIDs, "nodeIDs");
+      return ids === undefined ? {} : ({ nodeIDs: ids } as JsonRpcParams);
+    },
+    (r) => ({
+      numPeers: r.get("numPeers").count(),
+      peers: (r.maybe("peers")?.array() ?? []).map(readPeer),
+    }),
+    options,
+  );
+}
+
+function uptime(info: Endpoint, options?: RequestOptions): Promise<Uptime> {
+  return info.call(
+    "uptime",
+    () => ({}),
+    (r) => ({
+      rewardingStakePercentage: readFloat(r.get("rewardingStakePercentage")),
+      weightedAveragePercentage: readFloat(r.get("weightedAveragePercentage")),
+    }),
+    options,
+  );
+}
+
 export function createInfoClient(options: InfoClientOptions): InfoClient {
   const info = new Endpoint(checkTransport("createInfoClient", options.transport), INFO_PATH, "info");
-  const readFees = (r: Reader): TxFees => {
-    const all: Record<string, bigint> = {};
-    for (const key of Object.keys(r.object())) {
-      const member = r.get(key);
-      const value = member.value;
-      const isUint64 =
-        (typeof value === "string" && /^[0-9]{1,20}$/.test(value)) ||
-        (typeof value === "number" && Number.isSafeInteger(value) && value >= 0);
-      if (isUint64) all[key] = member.uint64();
-    }
-    return {
-      creationTxFee: r.first("creationTxFee", "createAssetTxFee").uint64(),
-      txFee: r.get("txFee").uint64(),
-      all,
-    };
-  };
   return {
     path: info.path,
-    getNetworkID: (o) => info.call("getNetworkID", () => ({}), (r) => r.get("networkID").count(), o),
-    getBlockchainID: (alias, o) =>
-      info.call("getBlockchainID", (args) => ({ alias: args.nonEmptyString(alias, "alias") }), (r) => r.get("blockchainID").string(), o),
-    getTxFee: (o) => info.call("getTxFee", () => ({}), readFees, o),
-    getNetworkName: (o) => info.call("getNetworkName", () => ({}), (r) => r.get("networkName").string(), o),
-    isBootstrapped: (chain, o) =>
-      info.call("isBootstrapped", (args) => ({ chain: args.nonEmptyString(chain, "chain") }), (r) => r.get("isBootstrapped").boolean(), o),
-    getNodeID: (o) =>
-      info.call("getNodeID", () => ({}), (r) => {
-        const pop = r.maybe("nodePOP");
-        const nodeID = r.get("nodeID").string();
-        if (pop === undefined) return { nodeID };
-        return { nodeID, nodePOP: { publicKey: pop.get("publicKey").string(), proofOfPossession: pop.get("proofOfPossession").string() } };
-      }, o),
-    getNodeIP: (o) => info.call("getNodeIP", () => ({}), (r) => r.get("ip").string(), o),
-    getNodeVersion: (o) =>
-      info.call("getNodeVersion", () => ({}), (r) => {
-        const rpc = r.maybe("rpcProtocolVersion");
-        return {
-          version: r.get("version").string(),
-          databaseVersion: r.get("databaseVersion").string(),
-          ...(rpc === undefined ? {} : { rpcProtocolVersion: rpc.count() }),
-          gitCommit: r.maybe("gitCommit")?.string() ?? "",
-          vmVersions: readStringMap(r.get("vmVersions")),
-        };
-      }, o),
-    getVMs: (o) =>
-      info.call("getVMs", () => ({}), (r) => {
-        const vms: Record<string, string[]> = {};
-        const members = r.get("vms");
-        for (const id of Object.keys(members.object())) vms[id] = members.get(id).stringArray();
-        return { vms, fxs: readStringMap(r.maybe("fxs")) };
-      }, o),
-    peers: (nodeIDs, o) =>
-      info.call("peers", (args) => {
-        const ids = args.optionalStringArray(nodeIDs, "nodeIDs");
-        return ids === undefined ? {} : ({ nodeIDs: ids } as JsonRpcParams);
-      }, (r) => ({
-        numPeers: r.get("numPeers").count(),
-        peers: (r.maybe("peers")?.array() ?? []).map(readPeer),
-      }), o),
-    uptime: (o) =>
-      info.call("uptime", () => ({}), (r) => ({
-        rewardingStakePercentage: readFloat(r.get("rewardingStakePercentage")),
-        weightedAveragePercentage: readFloat(r.get("weightedAveragePercentage")),
-      }), o),
+    getNetworkID: (o) => getNetworkID(info, o),
+    getBlockchainID: (alias, o) => getBlockchainID(info, alias, o),
+    getTxFee: (o) => getTxFee(info, o),
+    getNetworkName: (o) => getNetworkName(info, o),
+    isBootstrapped: (chain, o) => isBootstrapped(info, chain, o),
+    getNodeID: (o) => getNodeID(info, o),
+    getNodeIP: (o) => getNodeIP(info, o),
+    getNodeVersion: (o) => getNodeVersion(info, o),
+    getVMs: (o) => getVMs(info, o),
+    peers: (nodeIDs, o) => peers(info, nodeIDs, o),
+    uptime: (o) => uptime(info, o),
   };
 }

@@ -1,10 +1,11 @@
 /**
  * Where each API lives and what its methods are called.
  *
- * The seed documents name the exchange-chain namespace `xvm` and the contract-chain extras
- * `cvm`; real nodes of the reference implementation call them `avm` and `avax`:
+ * nativekit names the exchange-chain namespace `xvm` and the contract-chain extras `cvm` (its
+ * node answers those names, and the reference names too); nodes of the reference
+ * implementation call them `avm` and `avax`:
  *
- * | | `"seed"` (default) | `"reference"` |
+ * | | `"nativekit"` (default) | `"reference"` |
  * |---|---|---|
  * | exchange chain | `xvm.*` at `/ext/bc/X` | `avm.*` at `/ext/bc/X` |
  * | exchange chain, static | `xvm.buildGenesis` at `/ext/vm/xvm` | `avm.buildGenesis` at `/ext/vm/avm` |
@@ -12,16 +13,23 @@
  * | contract chain EVM | `eth_*` at `/ext/bc/C/rpc` | same |
  * | keystore, info | `keystore.*` at `/ext/keystore`, `info.*` at `/ext/info` | same |
  *
+ * `"seed"` is the former name of `"nativekit"` (after the documents nativekit was built from),
+ * still accepted.
+ *
  * The paths themselves are the network's (`PATHS` in `src/network/paths.ts`).
  */
 import { chainPath, PATHS } from "../network/paths";
 
-/** `"seed"`: xvm/cvm as in the seed documents; `"reference"`: avm/avax as on real nodes. */
-export type Naming = "seed" | "reference";
+/**
+ * `"nativekit"`: xvm/cvm, the names nativekit uses; `"reference"`: avm/avax, the names nodes of
+ * the reference implementation use. `"seed"`: deprecated, the same as `"nativekit"`.
+ */
+export type Naming = "nativekit" | "reference" | "seed";
 
-export const NAMINGS: readonly Naming[] = ["seed", "reference"];
+/** The namings to choose from (the deprecated `"seed"` is accepted but not listed). */
+export const NAMINGS: readonly Naming[] = ["nativekit", "reference"];
 
-export const DEFAULT_NAMING: Naming = "seed";
+export const DEFAULT_NAMING: Naming = "nativekit";
 
 /** Default alias of the exchange chain. */
 export const DEFAULT_EXCHANGE_CHAIN = "X";
@@ -52,19 +60,24 @@ export interface NamingScheme {
   contractMethod(name: string): string;
 }
 
-/** The {@link NamingScheme} of `naming` (default `"seed"`). */
+/**
+ * The {@link NamingScheme} of `naming` (default `"nativekit"`); its `naming` is the one given,
+ * so a client created with the deprecated `"seed"` still reports `"seed"`.
+ */
 export function namingScheme(naming: Naming = DEFAULT_NAMING): NamingScheme {
-  if (naming !== "seed" && naming !== "reference") {
-    throw new TypeError(`naming must be "seed" or "reference", got ${JSON.stringify(naming)}`);
+  if (naming !== "nativekit" && naming !== "reference" && naming !== "seed") {
+    throw new TypeError(
+      `naming must be "nativekit" (xvm/cvm) or "reference" (avm/avax), got ${JSON.stringify(naming)}`,
+    );
   }
-  const seed = naming === "seed";
-  const exchangeNamespace = seed ? "xvm" : "avm";
-  const contractNamespace = seed ? "cvm" : "avax";
+  const xvmNames = naming !== "reference";
+  const exchangeNamespace = xvmNames ? "xvm" : "avm";
+  const contractNamespace = xvmNames ? "cvm" : "avax";
   return {
     naming,
     exchangeNamespace,
     contractNamespace,
-    exchangeStaticPath: seed ? PATHS.exchangeStaticSeed : PATHS.exchangeStaticReference,
+    exchangeStaticPath: xvmNames ? PATHS.exchangeStaticSeed : PATHS.exchangeStaticReference,
     exchangeChainPath: (chain = DEFAULT_EXCHANGE_CHAIN) => chainPath(checkChain(chain)),
     contractChainPath: (chain = DEFAULT_CONTRACT_CHAIN) => `${chainPath(checkChain(chain))}/${contractNamespace}`,
     evmRpcPath: (chain = DEFAULT_CONTRACT_CHAIN) => `${chainPath(checkChain(chain))}/rpc`,

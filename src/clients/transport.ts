@@ -79,103 +79,140 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
   let nextId = 1;
+  const settings: TransportSettings = { baseUrl, timeoutMs, fetchFn, extraHeaders, takeId: () => nextId++ };
+  return {
+    url: baseUrl,
+    call: (path, method, params = {}, callOptions = {}) => call(settings, path, method, params, callOptions),
+  };
+}
 
-  async function call(
-    path: string,
-    method: string,
-    params: JsonRpcParams = {},
-    callOptions: CallOptions = {},
-  ): Promise<JsonValue> {
-    if (typeof path !== "string" || !path.startsWith("/")) {
-      throw new TypeError(`transport.call: path must start with "/", got ${JSON.stringify(path)}`);
-    }
-    if (typeof method !== "string" || method === "") {
-      throw new TypeError(`transport.call: method must be a non-empty string, got ${JSON.stringify(method)}`);
-    }
-    const limit = callOptions.timeoutMs === undefined ? timeoutMs : checkTimeout(callOptions.timeoutMs, "timeoutMs");
-    const url = baseUrl + path;
-    const context: CallContext = { method, path, url };
-    const id = nextId++;
-    const body = JSON.stringify({ jsonrpc: "2.0", id, method, params });
+/** What every call of one transport shares. */
+interface TransportSettings {
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  readonly fetchFn: FetchFunction;
+  readonly extraHeaders: Readonly<Record<string, string>>;
+  /** The next request id (taken once the call's arguments passed their checks). */
+  takeId(): number;
+}
 
-    const headers = new Headers({ "content-type": "application/json", accept: "application/json" });
-    for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
-    for (const [name, value] of Object.entries(callOptions.headers ?? {})) headers.set(name, value);
+/** An HTTP answer, read whole. */
+interface HttpReply {
+  readonly status: number;
+  readonly statusText: string;
+  readonly contentType: string;
+  readonly text: string;
+}
 
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, limit);
-    const external = callOptions.signal;
-    const onExternalAbort = () => controller.abort(external?.reason);
-    if (external !== undefined) {
-      if (external.aborted) {
-        clearTimeout(timer);
-        throw external.reason;
-      }
-      external.addEventListener("abort", onExternalAbort, { once: true });
-    }
+/** {@link Transport.call}: posts one JSON-RPC request and returns its result. */
+async function call(
+  settings: TransportSettings,
+  path: string,
+  method: string,
+  params: JsonRpcParams,
+  callOptions: CallOptions,
+): Promise<JsonValue> {
+  if (typeof path !== "string" || !path.startsWith("/")) {
+    throw new TypeError(`transport.call: path must start with "/", got ${JSON.stringify(path)}`);
+  }
+  if (typeof method !== "string" || method === "") {
+    throw new TypeError(`transport.call: method must be a non-empty string, got ${JSON.stringify(method)}`);
+  }
+  const limit = callOptions.timeoutMs === undefined ? settings.timeoutMs : checkTimeout(callOptions.timeoutMs, "timeoutMs");
+  const url = settings.baseUrl + path;
+  const context: CallContext = { method, path, url };
+  const id = settings.takeId();
+  const body = JSON.stringify({ jsonrpc: "2.0", id, method, params });
 
-    let status: number;
-    let statusText: string;
-    let contentType: string;
-    let text: string;
-    try {
-      const response = await fetchFn(url, { method: "POST", headers, body, signal: controller.signal });
-      status = response.status;
-      statusText = response.statusText;
-      contentType = response.headers.get("content-type") ?? "";
-      text = await response.text();
-    } catch (thrown) {
-      if (timedOut) {
-        throw new NodeTimeoutError(context, `no answer from the node at ${baseUrl} within ${limit} ms (timeoutMs)`, limit);
-      }
-      if (external?.aborted) throw external.reason;
-      throw connectionError(context, baseUrl, thrown);
-    } finally {
+  const headers = new Headers({ "content-type": "application/json", accept: "application/json" });
+  for (const [name, value] of Object.entries(settings.extraHeaders)) headers.set(name, value);
+  for (const [name, value] of Object.entries(callOptions.headers ?? {})) headers.set(name, value);
+
+  const reply = await post(settings, context, { headers, body }, limit, callOptions.signal);
+  return readReply(context, id, reply);
+}
+
+/**
+ * Posts `request` to `context.url` and reads the answer whole, within `limit` ms (else a
+ * {@link NodeTimeoutError}); `external` aborts it with its own reason.
+ */
+async function post(
+  settings: TransportSettings,
+  context: CallContext,
+  request: { readonly headers: Headers; readonly body: string },
+  limit: number,
+  external: AbortSignal | undefined,
+): Promise<HttpReply> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, limit);
+  const onExternalAbort = () => controller.abort(external?.reason);
+  if (external !== undefined) {
+    if (external.aborted) {
       clearTimeout(timer);
-      external?.removeEventListener("abort", onExternalAbort);
+      throw external.reason;
     }
-
-    let message: JsonValue | undefined;
-    let parseProblem: string | undefined;
-    try {
-      message = text.trim() === "" ? undefined : parseJsonLossless(text);
-      if (message === undefined) parseProblem = "an empty body";
-    } catch {
-      parseProblem = `something that is not JSON${contentType === "" ? "" : ` (${contentType})`}: ${quote(text)}`;
-    }
-
-    if (status < 200 || status > 299) {
-      throw httpError(context, { status, statusText, text, message });
-    }
-    if (parseProblem !== undefined || message === undefined) {
-      throw new NodeResponseError(
-        context,
-        `the server at ${url} answered with ${parseProblem ?? "nothing"}; is this a node's API endpoint?`,
-      );
-    }
-    if (Array.isArray(message) || typeof message !== "object" || message === null) {
-      throw new NodeResponseError(context, `expected a JSON-RPC response object, got ${quote(text)}`);
-    }
-    const response = message as JsonObject;
-    const rpcError = readRpcError(response.error);
-    if (rpcError !== undefined) throw new NodeApiError(context, rpcError);
-    if (response.id !== undefined && response.id !== null && response.id !== id) {
-      throw new NodeResponseError(
-        context,
-        `the response id ${JSON.stringify(response.id)} does not match the request id ${id}`,
-      );
-    }
-    if (!("result" in response)) {
-      throw new NodeResponseError(context, `the response has neither "result" nor a valid "error": ${quote(text)}`);
-    }
-    return response.result!;
+    external.addEventListener("abort", onExternalAbort, { once: true });
   }
 
-  return { url: baseUrl, call };
+  try {
+    const response = await settings.fetchFn(context.url, { method: "POST", ...request, signal: controller.signal });
+    const status = response.status;
+    const statusText = response.statusText;
+    const contentType = response.headers.get("content-type") ?? "";
+    return { status, statusText, contentType, text: await response.text() };
+  } catch (thrown) {
+    if (timedOut) {
+      throw new NodeTimeoutError(context, `no answer from the node at ${settings.baseUrl} within ${limit} ms (timeoutMs)`, limit);
+    }
+    if (external?.aborted) throw external.reason;
+    throw connectionError(context, settings.baseUrl, thrown);
+  } finally {
+    clearTimeout(timer);
+    external?.removeEventListener("abort", onExternalAbort);
+  }
+}
+
+/** The result of the JSON-RPC response in `reply`; throws the error it carries or why it is not one. */
+function readReply(context: CallContext, id: number, reply: HttpReply): JsonValue {
+  const { status, statusText, contentType, text } = reply;
+  let message: JsonValue | undefined;
+  let parseProblem: string | undefined;
+  try {
+    message = text.trim() === "" ? undefined : parseJsonLossless(text);
+    if (message === undefined) parseProblem = "an empty body";
+  } catch {
+    parseProblem = `something that is not JSON${contentType === "" ? "" : ` (${contentType})`}: ${quote(text)}`;
+  }
+
+  if (status < 200 || status > 299) {
+    throw httpError(context, { status, statusText, text, message });
+  }
+  if (parseProblem !== undefined || message === undefined) {
+    throw new NodeResponseError(
+      context,
+      `the server at ${context.url} answered with ${parseProblem ?? "nothing"}; is this a node's API endpoint?`,
+    );
+  }
+  if (Array.isArray(message) || typeof message !== "object" || message === null) {
+    throw new NodeResponseError(context, `expected a JSON-RPC response object, got ${quote(text)}`);
+  }
+  const response = message as JsonObject;
+  const rpcError = readRpcError(response.error);
+  if (rpcError !== undefined) throw new NodeApiError(context, rpcError);
+  if (response.id !== undefined && response.id !== null && response.id !== id) {
+    throw new NodeResponseError(
+      context,
+      `the response id ${JSON.stringify(response.id)} does not match the request id ${id}`,
+    );
+  }
+  if (!("result" in response)) {
+    throw new NodeResponseError(context, `the response has neither "result" nor a valid "error": ${quote(text)}`);
+  }
+  return response.result!;
 }
 
 function checkBaseUrl(url: unknown): string {
@@ -313,21 +350,21 @@ function servedPathsOf(data: JsonValue | undefined): string[] | undefined {
  * does not say what it serves, and only when the other path is served for one that does.
  */
 function notFoundHint(path: string, served: string[] | undefined): string | undefined {
-  const seed = /^(\/ext\/bc\/[^/]+\/)cvm$/.exec(path);
+  const nativekit = /^(\/ext\/bc\/[^/]+\/)cvm$/.exec(path);
   const reference = /^(\/ext\/bc\/[^/]+\/)avax$/.exec(path);
   let other: string | undefined;
-  let naming: "seed" | "reference" | undefined;
-  if (seed !== null || path === PATHS.exchangeStaticSeed) {
-    other = seed !== null ? `${seed[1]}avax` : PATHS.exchangeStaticReference;
+  let naming: "nativekit" | "reference" | undefined;
+  if (nativekit !== null || path === PATHS.exchangeStaticSeed) {
+    other = nativekit !== null ? `${nativekit[1]}avax` : PATHS.exchangeStaticReference;
     naming = "reference";
   } else if (reference !== null || path === PATHS.exchangeStaticReference) {
     other = reference !== null ? `${reference[1]}cvm` : PATHS.exchangeStaticSeed;
-    naming = "seed";
+    naming = "nativekit";
   }
   if (other !== undefined && naming !== undefined && (served === undefined || served.includes(other))) {
     return naming === "reference"
       ? `a reference node serves this API as avm/avax (at ${other}): create the client with naming: "reference"`
-      : `the seed names of this API are xvm/cvm (at ${other}): create the client with naming: "seed"`;
+      : `nativekit names this API xvm/cvm (at ${other}): create the client with naming: "nativekit"`;
   }
   if (path === PATHS.keystore && served === undefined) return "the keystore API may be disabled on this node";
   return undefined;

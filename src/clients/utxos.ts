@@ -1,7 +1,7 @@
 /**
- * The UTXO paging core shared by the exchange-chain and contract-chain clients: `getUTXOs` (one
- * page: the query's checks, the request, the page read back) and `iterateUTXOs` (every page, by
- * the node's endIndex / startIndex rules). @internal
+ * The UTXO paging core shared by the chain clients: {@link getUTXOPage} (one page: the query's
+ * checks, the request, the page read back) and {@link iterateUTXOPagesOf} (every page, by the
+ * node's endIndex / startIndex rules). @internal
  */
 import { BYTE_ENCODINGS, type ByteEncoding } from "./bytes";
 import type { Endpoint } from "./call";
@@ -18,29 +18,36 @@ export interface UTXOQuery {
   readonly encoding?: ByteEncoding;
 }
 
-/** `getUTXOs` and `iterateUTXOs` of one chain, taking that chain's parameters `Q`. */
-export interface UTXOPaging<Q extends UTXOQuery> {
-  getUTXOs(parameters: Q, options?: RequestOptions): Promise<UTXOPage>;
-  iterateUTXOs(parameters: Q, options?: RequestOptions): AsyncGenerator<string, void, undefined>;
+/**
+ * One page of the UTXOs of `parameters.addresses` from the API at `endpoint` (its `getUTXOs`
+ * method). `sourceChainRequired`: the contract chain only holds atomic UTXOs, so it needs the
+ * chain they came from.
+ */
+export function getUTXOPage(
+  endpoint: Endpoint,
+  parameters: UTXOQuery,
+  sourceChainRequired: boolean,
+  options?: RequestOptions,
+): Promise<UTXOPage> {
+  return endpoint.call(
+    "getUTXOs",
+    (args) => utxoParams(args, parameters, sourceChainRequired),
+    (r) => readUTXOPage(r, parameters.encoding),
+    options,
+  );
 }
 
-/**
- * The UTXO paging of the API at `endpoint` (its `getUTXOs` method). `sourceChainRequired`: the
- * contract chain only holds atomic UTXOs, so it needs the chain they came from.
- */
-export function utxoPaging<Q extends UTXOQuery>(endpoint: Endpoint, sourceChainRequired: boolean): UTXOPaging<Q> {
-  const getUTXOs = (parameters: Q, options?: RequestOptions): Promise<UTXOPage> =>
-    endpoint.call(
-      "getUTXOs",
-      (args) => utxoParams(args, parameters, sourceChainRequired),
-      (r) => readUTXOPage(r, parameters.encoding),
-      options,
-    );
-  return {
-    getUTXOs,
-    iterateUTXOs: (parameters, options) =>
-      iterateUTXOPages((startIndex) => getUTXOs({ ...parameters, startIndex }, options), parameters),
-  };
+/** Every UTXO of `parameters.addresses`, page after page by {@link getUTXOPage}, each once. */
+export function iterateUTXOPagesOf(
+  endpoint: Endpoint,
+  parameters: UTXOQuery,
+  sourceChainRequired: boolean,
+  options?: RequestOptions,
+): AsyncGenerator<string, void, undefined> {
+  return iterateUTXOPages(
+    (startIndex) => getUTXOPage(endpoint, { ...parameters, startIndex }, sourceChainRequired, options),
+    parameters,
+  );
 }
 
 function utxoParams(args: Args, query: UTXOQuery, sourceChainRequired: boolean): JsonObject {

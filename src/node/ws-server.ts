@@ -56,6 +56,13 @@ export interface WebSocketRpcOptions {
   log?: (line: string) => void;
 }
 
+/** What every connection of one server reads: its limits and log. */
+interface ConnectionSettings {
+  readonly maxBufferedBytes: number;
+  readonly limits: JsonRpcLimits;
+  readonly log: ((line: string) => void) | undefined;
+}
+
 /** Serves `routes` over WebSocket, as the HTTP server's upgrade handler. */
 export function createWebSocketRpc(options: WebSocketRpcOptions): UpgradeHandler {
   const maxFrameBytes = positive(options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES, "maxFrameBytes");
@@ -63,6 +70,7 @@ export function createWebSocketRpc(options: WebSocketRpcOptions): UpgradeHandler
   const maxBufferedBytes = positive(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES, "maxBufferedBytes");
   const limits: JsonRpcLimits = { maxBatchSize: options.maxBatchSize, maxJsonDepth: options.maxJsonDepth };
   const log = options.log;
+  const settings: ConnectionSettings = { maxBufferedBytes, limits, log };
   const routes = new Map(Object.entries(options.routes).map(([path, open]) => [path.replace(/\/+$/, "") || "/", open]));
   const server = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes, perMessageDeflate: false });
   let pendingUpgrades = 0;
@@ -91,73 +99,81 @@ export function createWebSocketRpc(options: WebSocketRpcOptions): UpgradeHandler
     socket.once("close", uncount);
     server.handleUpgrade(req, socket, head, (client) => {
       uncount();
-      serve(client, open);
-    });
-  }
-
-  function serve(client: WebSocket, open: OpenSession): void {
-    let closing = false;
-    const send = (text: string) => {
-      if (closing || client.readyState !== WebSocket.OPEN) return;
-      client.send(text);
-      if (client.bufferedAmount > maxBufferedBytes) {
-        log?.(`closing a WebSocket connection that does not read: ${client.bufferedAmount} bytes unsent, the limit is ${maxBufferedBytes}`);
-        end(SLOW_CONSUMER_CLOSE_CODE, "slow consumer: too much unsent data");
-      }
-    };
-    const session = open((notification) => send(JSON.stringify(notification)));
-    const end = (code: number, reason: string) => {
-      if (closing) return;
-      closing = true;
-      session.close();
-      client.close(code, reason);
-      const timer = setTimeout(() => client.terminate(), CLOSE_GRACE_MS);
-      timer.unref();
-      client.once("close", () => clearTimeout(timer));
-    };
-    let inFlight = 0;
-    client.on("message", (data) => {
-      if (closing) return;
-      if (++inFlight === MAX_REQUESTS_IN_FLIGHT) client.pause();
-      void handleJsonRpcBody(text(data), session.dispatch, limits).then((response) => {
-        if (inFlight-- === MAX_REQUESTS_IN_FLIGHT && !closing) client.resume();
-        if (response !== undefined) send(response);
-      });
-    });
-    client.on("close", () => {
-      closing = true;
-      session.close();
-    });
-    // A protocol error (e.g. a message over maxFrameBytes): ws closes with its code (1009).
-    client.on("error", () => {
-      closing = true;
-      session.close();
+      serveConnection(client, open, settings);
     });
   }
 
   return {
     paths: [...routes.keys()],
     upgrade,
-    close(): Promise<void> {
-      const clients = [...server.clients];
-      for (const client of clients) {
-        client.close(SHUTDOWN_CLOSE_CODE, "the node is shutting down");
-        const timer = setTimeout(() => client.terminate(), CLOSE_GRACE_MS);
-        timer.unref();
-        client.once("close", () => clearTimeout(timer));
-      }
-      return new Promise<void>((resolve) => {
-        let open = clients.filter((c) => c.readyState !== WebSocket.CLOSED).length;
-        if (open === 0) return server.close(() => resolve());
-        for (const client of clients) {
-          if (client.readyState === WebSocket.CLOSED) continue;
-          client.once("close", () => {
-            if (--open === 0) server.close(() => resolve());
-          });
-        }
-      });
-    },
+    close: () => closeAllConnections(server),
   };
+}
+
+/**
+ * Serves one connection: its own session, whose notifications it sends; at most
+ * {@link MAX_REQUESTS_IN_FLIGHT} requests in progress; closed when it stops reading.
+ */
+function serveConnection(client: WebSocket, open: OpenSession, settings: ConnectionSettings): void {
+  const { maxBufferedBytes, limits, log } = settings;
+  let closing = false;
+  const send = (text: string) => {
+    if (closing || client.readyState !== WebSocket.OPEN) return;
+    client.send(text);
+    if (client.bufferedAmount > maxBufferedBytes) {
+      log?.(`closing a WebSocket connection that does not read: ${client.bufferedAmount} bytes unsent, the limit is ${maxBufferedBytes}`);
+      end(SLOW_CONSUMER_CLOSE_CODE, "slow consumer: too much unsent data");
+    }
+  };
+  const session = open((notification) => send(JSON.stringify(notification)));
+  const end = (code: number, reason: string) => {
+    if (closing) return;
+    closing = true;
+    session.close();
+    client.close(code, reason);
+    const timer = setTimeout(() => client.terminate(), CLOSE_GRACE_MS);
+    timer.unref();
+    client.once("close", () => clearTimeout(timer));
+  };
+  let inFlight = 0;
+  client.on("message", (data) => {
+    if (closing) return;
+    if (++inFlight === MAX_REQUESTS_IN_FLIGHT) client.pause();
+    void handleJsonRpcBody(text(data), session.dispatch, limits).then((response) => {
+      if (inFlight-- === MAX_REQUESTS_IN_FLIGHT && !closing) client.resume();
+      if (response !== undefined) send(response);
+    });
+  });
+  client.on("close", () => {
+    closing = true;
+    session.close();
+  });
+  // A protocol error (e.g. a message over maxFrameBytes): ws closes with its code (1009).
+  client.on("error", () => {
+    closing = true;
+    session.close();
+  });
+}
+
+/** Closes every connection with {@link SHUTDOWN_CLOSE_CODE} (cut after a grace), then the server. */
+function closeAllConnections(server: WebSocketServer): Promise<void> {
+  const clients = [...server.clients];
+  for (const client of clients) {
+    client.close(SHUTDOWN_CLOSE_CODE, "the node is shutting down");
+    const timer = setTimeout(() => client.terminate(), CLOSE_GRACE_MS);
+    timer.unref();
+    client.once("close", () => clearTimeout(timer));
+  }
+  return new Promise<void>((resolve) => {
+    let open = clients.filter((c) => c.readyState !== WebSocket.CLOSED).length;
+    if (open === 0) return server.close(() => resolve());
+    for (const client of clients) {
+      if (client.readyState === WebSocket.CLOSED) continue;
+      client.once("close", () => {
+        if (--open === 0) server.close(() => resolve());
+      });
+    }
+  });
 }
 
 /** A message's text: text and binary frames alike are read as UTF-8 JSON. */

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 
-import { namingScheme } from "../../src/clients";
+import { NAMINGS, namingScheme } from "../../src/clients";
 
 describe("clients/naming", () => {
   it("seed naming: xvm.* at /ext/bc/X, cvm.* at /ext/bc/C/cvm, genesis at /ext/vm/xvm", () => {
@@ -23,8 +23,26 @@ describe("clients/naming", () => {
     expect(reference.evmRpcPath()).to.equal("/ext/bc/C/rpc");
   });
 
-  it("defaults to the seed naming", () => {
-    expect(namingScheme().naming).to.equal("seed");
+  it("nativekit naming: the same names and paths as the seed naming it replaces", () => {
+    const nativekit = namingScheme("nativekit");
+    expect(nativekit.naming).to.equal("nativekit");
+    expect(nativekit.exchangeMethod("send")).to.equal("xvm.send");
+    expect(nativekit.contractMethod("export")).to.equal("cvm.export");
+    expect(nativekit.contractChainPath()).to.equal("/ext/bc/C/cvm");
+    expect(nativekit.exchangeStaticPath).to.equal("/ext/vm/xvm");
+  });
+
+  it("still accepts the deprecated seed naming, and reports it as given", () => {
+    expect(namingScheme("seed").naming).to.equal("seed");
+    expect(namingScheme("seed").exchangeStaticPath).to.equal(namingScheme("nativekit").exchangeStaticPath);
+  });
+
+  it("defaults to the nativekit naming", () => {
+    expect(namingScheme().naming).to.equal("nativekit");
+  });
+
+  it("lists nativekit and reference as the namings to choose from", () => {
+    expect(NAMINGS).to.deep.equal(["nativekit", "reference"]);
   });
 
   it("puts another chain's ID in the path", () => {
@@ -34,7 +52,10 @@ describe("clients/naming", () => {
   });
 
   it("rejects an unknown naming and a chain that is not an alias or ID", () => {
-    expect(() => namingScheme("avalanche" as "seed")).to.throw(TypeError, 'naming must be "seed" or "reference"');
+    expect(() => namingScheme("avalanche" as "nativekit")).to.throw(
+      TypeError,
+      'naming must be "nativekit" (xvm/cvm) or "reference" (avm/avax), got "avalanche"',
+    );
     expect(() => namingScheme("seed").exchangeChainPath("X/../info")).to.throw(TypeError, "chain must be an alias");
   });
 });

@@ -11,7 +11,7 @@ describe("clients/createNodeClient", () => {
   after(() => node.close());
   beforeEach(() => node.reset());
 
-  it("wires xvm, cvm, keystore and info to one transport with the seed names by default", async () => {
+  it("wires xvm, cvm, keystore and info to one transport with the nativekit names (xvm/cvm) by default", async () => {
     node.on("/ext/bc/X", "xvm.getTxStatus", { result: { status: "Accepted" } });
     node.on("/ext/bc/C/cvm", "cvm.getAtomicTxStatus", { result: { status: "Accepted", blockHeight: "1" } });
     node.on("/ext/keystore", "keystore.listUsers", { result: { users: [] } });
@@ -21,7 +21,7 @@ describe("clients/createNodeClient", () => {
     await client.cvm.getAtomicTxStatus({ txID: "t" });
     await client.keystore.listUsers();
     await client.info.getNetworkID();
-    expect(client.naming).to.equal("seed");
+    expect(client.naming).to.equal("nativekit");
     expect(client.transport.url).to.equal(node.url);
     expect(node.requests.map((r) => `${r.path} ${r.method}`)).to.deep.equal([
       "/ext/bc/X xvm.getTxStatus",
@@ -40,6 +40,19 @@ describe("clients/createNodeClient", () => {
     expect(node.requests.map((r) => `${r.path} ${r.method}`)).to.deep.equal([
       "/ext/bc/X avm.listAddresses",
       "/ext/bc/C/avax avax.import",
+    ]);
+  });
+
+  it("still takes the deprecated seed naming: xvm/cvm, reported as seed", async () => {
+    node.on("/ext/bc/X", "xvm.listAddresses", { result: { addresses: [] } });
+    node.on("/ext/bc/C/cvm", "cvm.import", { result: { txID: "t" } });
+    const client = createNodeClient({ url: node.url, naming: "seed" });
+    await client.xvm.listAddresses({ credentials: CREDENTIALS });
+    await client.cvm.import({ credentials: CREDENTIALS, to: "0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC", sourceChain: "X" });
+    expect(client.naming).to.equal("seed");
+    expect(node.requests.map((r) => `${r.path} ${r.method}`)).to.deep.equal([
+      "/ext/bc/X xvm.listAddresses",
+      "/ext/bc/C/cvm cvm.import",
     ]);
   });
 

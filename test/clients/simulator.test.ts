@@ -1,7 +1,7 @@
 import { expect } from "chai";
 
 import { createContractChainClient, createTransport, NodeApiError } from "../../src/clients";
-import { createLocalNode } from "../../src/node/local-node";
+import { NodeChains } from "../../src/node/node-chains";
 import { type HttpNode, startHttpNode } from "../../src/node/http-server";
 import { rejectionOf } from "./fake-node";
 
@@ -11,7 +11,7 @@ const ASSET = "0x" + "a1".repeat(32);
 describe("clients against the simulator's HTTP node (EVM helpers)", () => {
   let node: HttpNode;
   before(async () => {
-    const local = await createLocalNode({ assetBalances: [{ address: HOLDER, assetId: ASSET, amount: 123_456n }] });
+    const local = await NodeChains.create({ assetBalances: [{ address: HOLDER, assetId: ASSET, amount: 123_456n }] });
     node = await startHttpNode({ port: 0, routes: local.routes });
   });
   after(() => node.close());

@@ -3,7 +3,7 @@ import { expect } from "chai";
 // the only fee it knows. Under the dynamic rule (the default) that is more than the dynamic
 // fee, so its transactions are still accepted.
 import { Avalanche, BN } from "avalanche";
-import { LocalNetwork } from "../../src/node/local-network";
+import { NodeChains } from "../../src/node/node-chains";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY } from "../../src/network/constants";
 import { type HttpNode, startHttpNode } from "../../src/node/http-server";
 import { LOCAL_TEST_KEY_P_UTXOS } from "../../src/pchain";
@@ -12,11 +12,11 @@ const P_START = LOCAL_TEST_KEY_P_UTXOS.reduce((a, b) => a + b, 0n);
 
 describe("the legacy avalanche 3.x SDK's platform-chain export under the dynamic fee rule", function () {
   this.timeout(30_000);
-  let network: LocalNetwork;
+  let network: NodeChains;
   let node: HttpNode;
 
   before(async () => {
-    network = await LocalNetwork.create();
+    network = await NodeChains.create();
     node = await startHttpNode({ host: "127.0.0.1", port: 0, routes: network.routes });
   });
   after(async () => {

@@ -2,7 +2,7 @@ import { expect } from "chai";
 // avalanchejs 5.2, CommonJS build (dist/index.cjs): every transaction below is built, signed and
 // decoded by it alone; the simulator only answers its API clients over HTTP.
 import { Context, TransferOutput, TransferableOutput, type Utxo, addTxSignatures, avm, evm, info, secp256k1, utils } from "@avalabs/avalanchejs";
-import { LocalNetwork } from "../../src/node/local-network";
+import { NodeChains } from "../../src/node/node-chains";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY, LOCAL_TEST_KEY_X_BALANCE } from "../../src/network/constants";
 import { type HttpNode, startHttpNode } from "../../src/node/http-server";
 
@@ -37,7 +37,7 @@ describe("interop: avalanchejs 5.2 against the simulated node", function () {
   let cApi: evm.EVMApi;
 
   beforeEach(async () => {
-    const network = await LocalNetwork.create();
+    const network = await NodeChains.create();
     node = await startHttpNode({ host: "127.0.0.1", port: 0, routes: network.routes });
     ctx = await Context.getContextFromURI(node.url);
     xApi = new avm.AVMApi(node.url);

@@ -3,7 +3,7 @@ import { expect } from "chai";
 // (PVMApi.getFeeState) and its Etna builders (pvm.newExportTx / newImportTx priced from that
 // state), with its X- and C-chain builders on the other side of each atomic move.
 import { Common, Context, TransferableOutput, addTxSignatures, avm, evm, pvm, secp256k1, utils, type UnsignedTx, type Utxo } from "@avalabs/avalanchejs";
-import { LocalNetwork, type LocalNetworkOptions } from "../../src/node/local-network";
+import { NodeChains, type NodeChainsOptions } from "../../src/node/node-chains";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY } from "../../src/network/constants";
 import { type HttpNode, startHttpNode } from "../../src/node/http-server";
 import { rejection } from "../helpers/chain";
@@ -42,14 +42,14 @@ describe("interop: avalanchejs 5.2's Etna fee flows against the simulated node",
   this.timeout(20_000);
 
   let node: HttpNode;
-  let network: LocalNetwork;
+  let network: NodeChains;
   let ctx: Context.Context;
   let pApi: pvm.PVMApi;
   let xApi: avm.AVMApi;
   let cApi: evm.EVMApi;
 
-  async function start(options: LocalNetworkOptions = {}): Promise<void> {
-    network = await LocalNetwork.create(options);
+  async function start(options: NodeChainsOptions = {}): Promise<void> {
+    network = await NodeChains.create(options);
     node = await startHttpNode({ host: "127.0.0.1", port: 0, routes: network.routes });
     ctx = await Context.getContextFromURI(node.url);
     pApi = new pvm.PVMApi(node.url);
