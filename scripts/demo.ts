@@ -16,7 +16,7 @@ import { formatAssetAmount } from "../src/flows/amounts";
 import { contractToExchange, exchangeToContract } from "../src/flows/cross-chain";
 import { unwrap, wrap } from "../src/flows/wrapped";
 import { assetIdToHex, encodePrivateKey, hexToBytes, privateKeyToAddresses } from "../src/encoding";
-import { LocalNetwork } from "../src/node/local-network";
+import { NodeChains } from "../src/node/node-chains";
 import { LOCAL_TEST_KEY } from "../src/network/constants";
 import { startHttpNode } from "../src/node/http-server";
 import { WrappedNativeAsset__factory, type WrappedNativeAsset } from "../typechain-types";
@@ -118,7 +118,7 @@ export async function runJourney(client: NodeClient, provider: JsonRpcProvider, 
 
 /** Starts the embedded node on a free loopback port, runs the journey, stops the node. */
 export async function runEmbeddedJourney(print: (line: string) => void): Promise<JourneyResult> {
-  const network = await LocalNetwork.create();
+  const network = await NodeChains.create();
   const node = await startHttpNode({ port: 0, routes: network.routes });
   const provider = new JsonRpcProvider(`${node.url}/ext/bc/C/rpc`, undefined, { staticNetwork: true, cacheTimeout: -1, pollingInterval: 50 });
   try {

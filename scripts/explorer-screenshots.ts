@@ -13,7 +13,7 @@ import { createNodeClient } from "../src/clients";
 import { privateKeyToAddresses } from "../src/encoding";
 import { LOCAL_TEST_KEY } from "../src/network/constants";
 import { startHttpNode } from "../src/node/http-server";
-import { LocalNetwork } from "../src/node/local-network";
+import { NodeChains } from "../src/node/node-chains";
 import { createExplorerReader } from "../src/services/explorer/reader";
 import { openExplorerService } from "../src/services/explorer/service";
 import { createExplorerHttpHandler } from "../src/services/explorer/http";
@@ -25,7 +25,7 @@ const OUT = path.join(__dirname, "..", "docs", "screenshots");
 async function main(): Promise<void> {
   const started = performance.now();
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
-  const network = await LocalNetwork.create({ management: { indexEnabled: true } });
+  const network = await NodeChains.create({ management: { indexEnabled: true } });
   const node = await startHttpNode({ port: 0, routes: network.routes });
   const provider = new JsonRpcProvider(`${node.url}/ext/bc/C/rpc`, undefined, { staticNetwork: true, cacheTimeout: -1, pollingInterval: 50 });
   const lines: string[] = [];

@@ -3,16 +3,17 @@
  *
  * - `encoding`: cb58, asset IDs, exchange-chain addresses, keys, precompile inputs/outputs;
  * - `engine`: the faithful contract-chain simulator, usable in-process as an EIP-1193 provider;
- * - `LocalNetwork`: both chains, atomic memory and keystore, served by `startHttpNode` on the
- *   real node's paths;
+ * - `NodeChains`: one node's chains, atomic memory, keystore and APIs, served by `startNode` on
+ *   the real node's paths;
  * - `clients`: typed clients for the node APIs (simulator or real node);
  * - flows: wrap/unwrap and cross-chain transfers on the public API.
  */
 export * from "./encoding";
 export * from "./engine";
-export { createLocalNode, CONTRACT_CHAIN_RPC_PATH, type LocalNode } from "./node/local-node";
+export { createLocalNode, CONTRACT_CHAIN_RPC_PATH, type LocalNode, LocalNetwork, type LocalNetworkOptions } from "./node/package-aliases";
 export { startHttpNode, providerDispatch, type HttpNode, type HttpNodeOptions } from "./node/http-server";
-export { LocalNetwork, type LocalNetworkOptions } from "./node/local-network";
+export { NodeChains, type NodeChainsOptions } from "./node/node-chains";
+export { startNode, NodeStartError, type StartNodeOptions, type StartedNode, type ServedNode } from "./node/start-node";
 export { PATHS } from "./network/paths";
 export { LOCAL_NETWORK, LOCAL_TEST_KEY, type NetworkIdentifiers } from "./network/constants";
 export { wrap, unwrap, wrapTransaction, unwrapTransaction, wrappedAssetId } from "./flows/wrapped";

@@ -7,7 +7,6 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { NODE_TOKEN_ENV, type NodeTokenSource } from "../clients";
 import {
   createExplorerSite,
@@ -21,6 +20,9 @@ import {
   startExplorerServer,
 } from "../services/explorer";
 import { withoutPassword } from "../services/sql/pg-database";
+import { invalidPort, parseCommandArgs, parsePort, usageError } from "./command-args";
+import { ExitCode } from "./exit-code";
+import { serveUntilSignal } from "./serve-until-signal";
 
 export const DEFAULT_EXPLORER_PORT = 9670;
 export const DEFAULT_EXPLORER_DATA_DIR = path.join(".nativekit", "explorer");
@@ -66,44 +68,27 @@ export interface ExplorerCommandDeps {
 }
 
 /** Runs `nativekit explorer`; resolves to the exit code once stopped by a signal (2 on a usage error). */
-export async function runExplorerCommand(args: readonly string[], deps: ExplorerCommandDeps): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      args: [...args],
-      options: { node: { type: "string" }, port: { type: "string" }, host: { type: "string" }, "database-url": { type: "string" }, "data-dir": { type: "string" }, "poll-interval": { type: "string" }, "page-size": { type: "string" }, "node-token": { type: "string" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    deps.stderr(`error: ${(error as Error).message}\n\n${EXPLORER_USAGE}`);
-    return 2;
-  }
-  if (values.help === true) {
-    deps.stdout(EXPLORER_USAGE);
-    return 0;
-  }
-  const portText = (values.port as string | undefined) ?? String(DEFAULT_EXPLORER_PORT);
-  if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
-    deps.stderr(`error: invalid --port ${JSON.stringify(portText)}: expected an integer from 0 to 65535\n\n${EXPLORER_USAGE}`);
-    return 2;
-  }
+export async function runExplorerCommand(args: readonly string[], deps: ExplorerCommandDeps): Promise<ExitCode> {
+  const parsed = parseCommandArgs(
+    args,
+    { node: { type: "string" }, port: { type: "string" }, host: { type: "string" }, "database-url": { type: "string" }, "data-dir": { type: "string" }, "poll-interval": { type: "string" }, "page-size": { type: "string" }, "node-token": { type: "string" } },
+    EXPLORER_USAGE,
+    deps,
+  );
+  if ("exit" in parsed) return parsed.exit;
+  const { values } = parsed;
+  const port = parsePort(values.port, DEFAULT_EXPLORER_PORT);
+  if (port === undefined) return usageError(deps, invalidPort("--port", values.port), EXPLORER_USAGE);
   const pollText = (values["poll-interval"] as string | undefined) ?? String(DEFAULT_POLL_INTERVAL_MS);
   const pageText = (values["page-size"] as string | undefined) ?? String(DEFAULT_PAGE_SIZE);
-  if (!/^\d+$/.test(pollText) || Number(pollText) < 10) {
-    deps.stderr(`error: invalid --poll-interval ${JSON.stringify(pollText)}: expected milliseconds, at least 10\n\n${EXPLORER_USAGE}`);
-    return 2;
-  }
-  if (!/^\d+$/.test(pageText) || Number(pageText) < 1 || Number(pageText) > 1024) {
-    deps.stderr(`error: invalid --page-size ${JSON.stringify(pageText)}: expected an integer from 1 to 1024\n\n${EXPLORER_USAGE}`);
-    return 2;
-  }
+  if (!/^\d+$/.test(pollText) || Number(pollText) < 10) return usageError(deps, `invalid --poll-interval ${JSON.stringify(pollText)}: expected milliseconds, at least 10`, EXPLORER_USAGE);
+  if (!/^\d+$/.test(pageText) || Number(pageText) < 1 || Number(pageText) > 1024) return usageError(deps, `invalid --page-size ${JSON.stringify(pageText)}: expected an integer from 1 to 1024`, EXPLORER_USAGE);
   // An empty environment variable is as good as none; an empty flag is a mistake.
   const envToken = (deps.env ?? process.env)[NODE_TOKEN_ENV];
   const nodeToken = (values["node-token"] as string | undefined) ?? (envToken === "" ? undefined : envToken);
   if (nodeToken !== undefined && (nodeToken === "" || /\s/.test(nodeToken))) {
     const from = values["node-token"] === undefined ? NODE_TOKEN_ENV : "--node-token";
-    deps.stderr(`error: invalid ${from}: expected a token as auth.newToken returns it (no spaces), got ${JSON.stringify(nodeToken)}\n\n${EXPLORER_USAGE}`);
-    return 2;
+    return usageError(deps, `invalid ${from}: expected a token as auth.newToken returns it (no spaces), got ${JSON.stringify(nodeToken)}`, EXPLORER_USAGE);
   }
   const databaseUrl = values["database-url"] as string | undefined;
   const dataDir = path.resolve(deps.cwd ?? process.cwd(), (values["data-dir"] as string | undefined) ?? DEFAULT_EXPLORER_DATA_DIR);
@@ -116,7 +101,7 @@ export async function runExplorerCommand(args: readonly string[], deps: Explorer
       databaseUrl,
       dataDir: databaseUrl === undefined ? dataDir : undefined,
       host: values.host as string | undefined,
-      port: Number(portText),
+      port,
       pollIntervalMs: Number(pollText),
       pageSize: Number(pageText),
       onError: reportOnce(deps),
@@ -128,22 +113,10 @@ export async function runExplorerCommand(args: readonly string[], deps: Explorer
     await server?.close().catch(() => undefined);
     const hint = error instanceof NodeTokenRefusedError ? `: ${error.tokenGiven ? "give a valid one with" : "give one with"} --node-token <token> or ${NODE_TOKEN_ENV}` : "";
     deps.stderr(`error: the explorer could not start: ${(error as Error).message}${hint}\n`);
-    return 1;
+    return ExitCode.Failure;
   }
   deps.stdout(`${describeStart(server.service, server.url, nodeUrl)}\nStop with Ctrl+C.\n`);
-  return new Promise<number>((resolve) => {
-    const unsubscribe = deps.onSignal((signal) => {
-      unsubscribe();
-      deps.stdout(`\nReceived ${signal}, stopping the explorer...\n`);
-      server.close().then(
-        () => resolve(0),
-        (error: unknown) => {
-          deps.stderr(`error while stopping the explorer: ${(error as Error).message}\n`);
-          resolve(1);
-        },
-      );
-    });
-  });
+  return serveUntilSignal(server, "the explorer", deps);
 }
 
 /** Fails when the node serves no index (the one error retrying cannot mend). */

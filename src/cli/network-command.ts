@@ -8,9 +8,10 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { type ClusterInfo, createRunnerClient, DEFAULT_RUNNER_URL, type RunnerClient, RunnerRequestError, type StartRequest } from "../clients/runner";
 import { DEFAULT_GRPC_PORT, nativekitExecutable } from "../services/runner";
+import { parseCommandArgs, usageError } from "./command-args";
+import { ExitCode } from "./exit-code";
 
 export const NETWORK_USAGE = `Usage: nativekit network <command> [options]
 
@@ -47,40 +48,38 @@ export interface NetworkCommandDeps {
   stderr(text: string): void;
 }
 
-/** Runs `nativekit network …`; resolves to the exit code (0 ok, 1 refused or unhealthy, 2 usage). */
-export async function runNetworkCommand(args: readonly string[], deps: NetworkCommandDeps): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      options: {
-        endpoint: { type: "string" },
-        json: { type: "boolean" },
-        "num-nodes": { type: "string" },
-        "exec-path": { type: "string" },
-        "root-data-dir": { type: "string" },
-        "dynamic-ports": { type: "boolean" },
-        "global-node-config": { type: "string" },
-        spawn: { type: "boolean" },
-        "runner-port": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-    });
-  } catch (error) {
-    return usage(deps, (error as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (values.help === true || positionals.length === 0) {
+/** Runs `nativekit network …`; resolves to the exit code (Ok, Failure when refused or unhealthy, Usage). */
+export async function runNetworkCommand(args: readonly string[], deps: NetworkCommandDeps): Promise<ExitCode> {
+  const parsed = parseCommandArgs(
+    args,
+    {
+      endpoint: { type: "string" },
+      json: { type: "boolean" },
+      "num-nodes": { type: "string" },
+      "exec-path": { type: "string" },
+      "root-data-dir": { type: "string" },
+      "dynamic-ports": { type: "boolean" },
+      "global-node-config": { type: "string" },
+      spawn: { type: "boolean" },
+      "runner-port": { type: "string" },
+    },
+    NETWORK_USAGE,
+    deps,
+    true,
+  );
+  if ("exit" in parsed) return parsed.exit;
+  const { positionals } = parsed;
+  const values = parsed.values as NetworkFlags;
+  if (positionals.length === 0) {
     deps.stdout(NETWORK_USAGE);
-    return values.help === true ? 0 : 2;
+    return ExitCode.Usage;
   }
   const command = positionals[0] as NetworkSubcommand;
-  if (!COMMANDS.includes(command) || positionals.length > 1) return usage(deps, `unknown network command "${positionals.join(" ")}"`);
+  if (!COMMANDS.includes(command) || positionals.length > 1) return usageError(deps, `unknown network command "${positionals.join(" ")}"`, NETWORK_USAGE);
   const numNodes = values["num-nodes"];
-  if (numNodes !== undefined && !/^\d+$/.test(numNodes)) return usage(deps, `invalid --num-nodes ${JSON.stringify(numNodes)}: expected a whole number`);
+  if (numNodes !== undefined && !/^\d+$/.test(numNodes)) return usageError(deps, `invalid --num-nodes ${JSON.stringify(numNodes)}: expected a whole number`, NETWORK_USAGE);
   const runnerPort = values["runner-port"] ?? String(DEFAULT_GRPC_PORT);
-  if (!/^\d+$/.test(runnerPort)) return usage(deps, `invalid --runner-port ${JSON.stringify(runnerPort)}`);
+  if (!/^\d+$/.test(runnerPort)) return usageError(deps, `invalid --runner-port ${JSON.stringify(runnerPort)}`, NETWORK_USAGE);
 
   const endpoint = (values.endpoint ?? DEFAULT_RUNNER_URL).replace(/\/+$/, "");
   const client = createRunnerClient({ url: endpoint });
@@ -90,49 +89,68 @@ export async function runNetworkCommand(args: readonly string[], deps: NetworkCo
       const spawned = await spawnRunner(endpoint, Number(runnerPort));
       deps.stdout(`started a runner (pid ${spawned.pid}) at ${endpoint}; its log: ${spawned.logFile}\n`);
     }
-    switch (command) {
-      case "start": {
-        const request: Partial<StartRequest> = {
-          ...(numNodes === undefined ? {} : { numNodes: Number(numNodes) }),
-          ...(values["exec-path"] === undefined ? {} : { execPath: path.resolve(values["exec-path"]) }),
-          ...(values["root-data-dir"] === undefined ? {} : { rootDataDir: path.resolve(values["root-data-dir"]) }),
-          ...(values["dynamic-ports"] === true ? { dynamicPorts: true } : {}),
-          ...(values["global-node-config"] === undefined ? {} : { globalNodeConfig: values["global-node-config"] }),
-        };
-        const began = Date.now();
-        const answer = await client.start(request);
-        print(answer, `started ${answer.clusterInfo!.nodeNames.length} nodes in ${((Date.now() - began) / 1000).toFixed(1)} s\n${describeCluster(answer.clusterInfo!)}`);
-        return 0;
-      }
-      case "status": {
-        const answer = await client.status();
-        print(answer, describeCluster(answer.clusterInfo!));
-        return 0;
-      }
-      case "health": {
-        const answer = await client.health();
-        print(answer, describeCluster(answer.clusterInfo!));
-        return answer.clusterInfo!.healthy ? 0 : 1;
-      }
-      case "uris": {
-        const answer = await client.uris();
-        print(answer, answer.uris.map((uri) => `${uri}\n`).join(""));
-        return 0;
-      }
-      case "stop": {
-        const answer = await client.stop();
-        const count = answer.clusterInfo?.nodeNames.length ?? 0;
-        print(answer, answer.clusterInfo === null ? "no network was started\n" : `stopped ${count} node${count === 1 ? "" : "s"}\n`);
-        return 0;
-      }
-    }
+    return await runSubcommand(command, values, client, print);
   } catch (error) {
     if (error instanceof RunnerRequestError) {
       deps.stderr(`error: the runner refused ${command}: ${error.message}\n`);
     } else {
       deps.stderr(`error: no runner answers at ${endpoint} (${(error as Error).message}); start one with "nativekit network-runner" or pass --spawn to start\n`);
     }
-    return 1;
+    return ExitCode.Failure;
+  }
+}
+
+/** The flags of `nativekit network`, as parsed. */
+interface NetworkFlags {
+  endpoint?: string;
+  json?: boolean;
+  "num-nodes"?: string;
+  "exec-path"?: string;
+  "root-data-dir"?: string;
+  "dynamic-ports"?: boolean;
+  "global-node-config"?: string;
+  spawn?: boolean;
+  "runner-port"?: string;
+}
+
+/** Asks the runner for `command` and prints its answer; health is a Failure when a node is not healthy. */
+async function runSubcommand(command: NetworkSubcommand, values: NetworkFlags, client: RunnerClient, print: (answer: unknown, text: string) => void): Promise<ExitCode> {
+  switch (command) {
+    case "start": {
+      const numNodes = values["num-nodes"];
+      const request: Partial<StartRequest> = {
+        ...(numNodes === undefined ? {} : { numNodes: Number(numNodes) }),
+        ...(values["exec-path"] === undefined ? {} : { execPath: path.resolve(values["exec-path"]) }),
+        ...(values["root-data-dir"] === undefined ? {} : { rootDataDir: path.resolve(values["root-data-dir"]) }),
+        ...(values["dynamic-ports"] === true ? { dynamicPorts: true } : {}),
+        ...(values["global-node-config"] === undefined ? {} : { globalNodeConfig: values["global-node-config"] }),
+      };
+      const began = Date.now();
+      const answer = await client.start(request);
+      print(answer, `started ${answer.clusterInfo!.nodeNames.length} nodes in ${((Date.now() - began) / 1000).toFixed(1)} s\n${describeCluster(answer.clusterInfo!)}`);
+      return ExitCode.Ok;
+    }
+    case "status": {
+      const answer = await client.status();
+      print(answer, describeCluster(answer.clusterInfo!));
+      return ExitCode.Ok;
+    }
+    case "health": {
+      const answer = await client.health();
+      print(answer, describeCluster(answer.clusterInfo!));
+      return answer.clusterInfo!.healthy ? ExitCode.Ok : ExitCode.Failure;
+    }
+    case "uris": {
+      const answer = await client.uris();
+      print(answer, answer.uris.map((uri) => `${uri}\n`).join(""));
+      return ExitCode.Ok;
+    }
+    case "stop": {
+      const answer = await client.stop();
+      const count = answer.clusterInfo?.nodeNames.length ?? 0;
+      print(answer, answer.clusterInfo === null ? "no network was started\n" : `stopped ${count} node${count === 1 ? "" : "s"}\n`);
+      return ExitCode.Ok;
+    }
   }
 }
 
@@ -176,9 +194,4 @@ async function spawnRunner(endpoint: string, grpcPort: number): Promise<{ pid: n
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return { pid: child.pid!, logFile };
-}
-
-function usage(deps: NetworkCommandDeps, message: string): number {
-  deps.stderr(`error: ${message}\n\n${NETWORK_USAGE}`);
-  return 2;
 }

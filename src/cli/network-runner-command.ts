@@ -6,8 +6,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { DEFAULT_GATEWAY_PORT, DEFAULT_GRPC_PORT, type RunnerLog, startRunnerServer } from "../services/runner";
+import { DEFAULT_GATEWAY_PORT, DEFAULT_GRPC_PORT, type RunnerLog, type RunnerServer, startRunnerServer } from "../services/runner";
+import { invalidPort, parseCommandArgs, parsePort, usageError } from "./command-args";
+import { ExitCode } from "./exit-code";
 
 export const NETWORK_RUNNER_USAGE = `Usage: nativekit network-runner [options]
 
@@ -39,33 +40,26 @@ export interface NetworkRunnerDeps {
 }
 
 /** Runs the runner until a signal; resolves to the exit code (2 on a usage error, 1 if it cannot listen). */
-export async function runNetworkRunnerCommand(args: readonly string[], deps: NetworkRunnerDeps): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      args: [...args],
-      options: {
-        port: { type: "string" },
-        "grpc-gateway-port": { type: "string" },
-        "disable-grpc-gateway": { type: "boolean" },
-        host: { type: "string" },
-        "log-level": { type: "string" },
-        "log-dir": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    return usage(deps, (error as Error).message);
-  }
-  if (values.help === true) {
-    deps.stdout(NETWORK_RUNNER_USAGE);
-    return 0;
-  }
+export async function runNetworkRunnerCommand(args: readonly string[], deps: NetworkRunnerDeps): Promise<ExitCode> {
+  const parsed = parseCommandArgs(
+    args,
+    {
+      port: { type: "string" },
+      "grpc-gateway-port": { type: "string" },
+      "disable-grpc-gateway": { type: "boolean" },
+      host: { type: "string" },
+      "log-level": { type: "string" },
+      "log-dir": { type: "string" },
+    },
+    NETWORK_RUNNER_USAGE,
+    deps,
+  );
+  if ("exit" in parsed) return parsed.exit;
+  const { values } = parsed;
   const port = parsePort(values.port, DEFAULT_GRPC_PORT);
   const gatewayPort = parsePort(values["grpc-gateway-port"], DEFAULT_GATEWAY_PORT);
-  if (port === undefined) return usage(deps, `invalid --port ${JSON.stringify(values.port)}: expected an integer from 0 to 65535`);
-  if (gatewayPort === undefined) return usage(deps, `invalid --grpc-gateway-port ${JSON.stringify(values["grpc-gateway-port"])}: expected an integer from 0 to 65535`);
+  if (port === undefined) return usage(deps, invalidPort("--port", values.port));
+  if (gatewayPort === undefined) return usage(deps, invalidPort("--grpc-gateway-port", values["grpc-gateway-port"]));
   const level = (values["log-level"] ?? "info") as Level;
   if (!LEVELS.includes(level)) return usage(deps, `invalid --log-level ${JSON.stringify(level)}: expected ${LEVELS.join(", ")}`);
   const logDir = values["log-dir"] as string | undefined;
@@ -82,21 +76,29 @@ export async function runNetworkRunnerCommand(args: readonly string[], deps: Net
     });
   } catch (error) {
     deps.stderr(`error: the runner could not start: ${(error as Error).message}\n`);
-    return 1;
+    return ExitCode.Failure;
   }
   deps.stdout(
     `nativekit network-runner (pid ${process.pid}) serving gRPC on ${server.grpcAddress}` +
       (server.gatewayUrl === undefined ? " (gateway disabled)\n" : ` and the HTTP gateway on ${server.gatewayUrl}\n`) +
       "Stop with Ctrl+C: every node it started is stopped with it.\n",
   );
-  return new Promise<number>((resolve) => {
+  return untilStopped(server, deps);
+}
+
+/**
+ * Serves until a signal: the first stops the network and the runner (every node process ended
+ * and waited for); a second, while they stop, kills the node processes left and resolves at once.
+ */
+function untilStopped(server: RunnerServer, deps: NetworkRunnerDeps): Promise<ExitCode> {
+  return new Promise<ExitCode>((resolve) => {
     let stopping = false;
     const unsubscribe = deps.onSignal((signal) => {
       if (stopping) {
         for (const pid of server.control.nodePids) killQuietly(pid);
         deps.stderr(`Received ${signal} again: killed the node processes, exiting without waiting\n`);
         unsubscribe();
-        resolve(130);
+        resolve(ExitCode.Interrupted);
         return;
       }
       stopping = true;
@@ -105,12 +107,12 @@ export async function runNetworkRunnerCommand(args: readonly string[], deps: Net
         () => {
           unsubscribe();
           deps.stdout("nativekit network-runner stopped\n");
-          resolve(0);
+          resolve(ExitCode.Ok);
         },
         (error: unknown) => {
           unsubscribe();
           deps.stderr(`error while stopping the runner: ${(error as Error).message}\n`);
-          resolve(1);
+          resolve(ExitCode.Failure);
         },
       );
     });
@@ -129,12 +131,6 @@ function leveledLog(level: Level, write: (text: string) => void, file: string | 
   };
 }
 
-function parsePort(text: string | boolean | undefined, fallback: number): number | undefined {
-  if (text === undefined) return fallback;
-  if (typeof text !== "string" || !/^\d+$/.test(text) || Number(text) > 65535) return undefined;
-  return Number(text);
-}
-
 function killQuietly(pid: number): void {
   try {
     process.kill(pid, "SIGKILL");
@@ -143,7 +139,6 @@ function killQuietly(pid: number): void {
   }
 }
 
-function usage(deps: NetworkRunnerDeps, message: string): number {
-  deps.stderr(`error: ${message}\n\n${NETWORK_RUNNER_USAGE}`);
-  return 2;
+function usage(deps: NetworkRunnerDeps, message: string): ExitCode {
+  return usageError(deps, message, NETWORK_RUNNER_USAGE);
 }

@@ -56,6 +56,10 @@ export interface CreateNodeOptions {
   apiAuthPasswordFile?: string;
   /** `--db-dir`: the node's data directory. */
   dbDir?: string;
+  /** `--accepted-cache-size`: contract-chain blocks kept decoded in memory with `--db-dir` (the rest read from it). */
+  acceptedCacheSize?: number;
+  /** `--trie-clean-cache`: megabytes of state trie nodes kept in memory with `--db-dir`. */
+  trieCleanCache?: number;
   /** `--load-state`: anvil's state JSON written over the contract chain's state at start. */
   loadState?: string;
   /** `--dump-state`: where the contract chain's state is written, as anvil's JSON, when the node stops. */
@@ -140,6 +144,8 @@ const FLAGS: Readonly<Record<string, Flag>> = {
   "load-state": { kind: "path", key: "loadState", defaultText: "(none)", help: "at start, write the accounts of this state file (anvil's JSON, from --dump-state or anvil_dumpState) over the contract chain's state" },
   "dump-state": { kind: "path", key: "dumpState", defaultText: "(none)", help: "when the node stops, write the contract chain's state to this file as anvil's JSON (what --load-state reads)" },
   "db-dir": { kind: "path", key: "dbDir", defaultText: "(none: in memory)", help: "keep the chains, atomic memory, keystore, index and auth here across restarts (LevelDB)" },
+  "accepted-cache-size": { kind: "integer", key: "acceptedCacheSize", defaultText: "256", help: "with --db-dir, contract-chain blocks (with their receipts) kept in memory; others are read from the directory when asked for" },
+  "trie-clean-cache": { kind: "integer", key: "trieCleanCache", defaultText: "256", help: "with --db-dir, megabytes of state trie nodes kept in memory; others are read from the directory when needed" },
   "staking-dir": { kind: "path", key: "stakingDir", defaultText: "<db-dir>/staking, else one per process", help: "where the staking certificate and keys are kept" },
   "staking-tls-cert-file": { kind: "path", key: "stakingTlsCertFile", defaultText: "<staking-dir>/staker.crt", help: "staking TLS certificate (PEM); its hash is the node ID" },
   "staking-tls-key-file": { kind: "path", key: "stakingTlsKeyFile", defaultText: "<staking-dir>/staker.key", help: "key of the staking certificate (PEM)" },

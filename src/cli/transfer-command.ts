@@ -1,7 +1,8 @@
-import { parseArgs } from "node:util";
 import { createNodeClient, NodeApiError, NodeConnectionError, type NodeClient } from "../clients";
 import { contractToExchange, exchangeToContract } from "../flows/cross-chain";
 import { isEvmAddress, parseChainAddress } from "../encoding";
+import { parseCommandArgs } from "./command-args";
+import { ExitCode } from "./exit-code";
 
 export type TransferDirection = "x-to-c" | "c-to-x";
 
@@ -20,7 +21,7 @@ Options:
   --url <url>          node base URL (default $NATIVEKIT_URL or http://127.0.0.1:9650)
   --username <name>    keystore user (default $NATIVEKIT_USERNAME)
   --password <pw>      keystore password (default $NATIVEKIT_PASSWORD; prefer the variable)
-  --naming <seed|reference>  API names: seed (xvm/cvm) or reference (avm/avax); default seed
+  --naming <nativekit|reference>  API names: nativekit (xvm/cvm) or reference (avm/avax); default nativekit
   --timeout <seconds>  how long to wait for each acceptance (default 60)
   --help, -h           Show this help
 `;
@@ -33,43 +34,67 @@ export interface TransferDeps {
   client?: NodeClient;
 }
 
-/** Runs `nativekit x-to-c` / `c-to-x`; resolves to the exit code (0 ok, 1 failed, 2 usage). */
-export async function runTransferCommand(direction: TransferDirection, argv: readonly string[], deps: TransferDeps): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
+/** What a transfer moves, where, and with whose keystore user: the checked command line. */
+interface TransferRequest {
+  to: string;
+  amount: bigint;
+  assetID: string;
+  owner: string | undefined;
+  url: string;
+  username: string;
+  password: string;
+  naming: "nativekit" | "reference";
+  timeoutMs: number;
+}
+
+/** Runs `nativekit x-to-c` / `c-to-x`; resolves to the exit code (Ok, Failure when the transfer failed, Usage). */
+export async function runTransferCommand(direction: TransferDirection, argv: readonly string[], deps: TransferDeps): Promise<ExitCode> {
+  const parsed = parseCommandArgs(
+    argv,
+    {
+      to: { type: "string" },
+      amount: { type: "string" },
+      asset: { type: "string" },
+      owner: { type: "string" },
+      url: { type: "string" },
+      username: { type: "string" },
+      password: { type: "string" },
+      naming: { type: "string" },
+      timeout: { type: "string" },
+    },
+    TRANSFER_USAGE,
+    deps,
+  );
+  if ("exit" in parsed) return parsed.exit;
+  const checked = transferRequest(direction, parsed.values, deps.env);
+  if (Array.isArray(checked)) {
+    deps.stderr(checked.map((p) => `error: ${p}`).join("\n") + `\n\n${TRANSFER_USAGE}`);
+    return ExitCode.Usage;
+  }
+  const client = deps.client ?? createNodeClient({ url: checked.url, naming: checked.naming });
   try {
-    values = parseArgs({
-      args: [...argv],
-      options: {
-        to: { type: "string" },
-        amount: { type: "string" },
-        asset: { type: "string" },
-        owner: { type: "string" },
-        url: { type: "string" },
-        username: { type: "string" },
-        password: { type: "string" },
-        naming: { type: "string" },
-        timeout: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
+    await transfer(direction, checked, client, deps.stdout);
+    return ExitCode.Ok;
   } catch (error) {
-    deps.stderr(`error: ${(error as Error).message}\n\n${TRANSFER_USAGE}`);
-    return 2;
+    if (error instanceof NodeApiError) deps.stderr(`error: ${error.method} failed: ${error.nodeMessage}\n`);
+    else if (error instanceof NodeConnectionError) deps.stderr(`error: ${error.message}\n`);
+    else deps.stderr(`error: ${(error as Error).message}\n`);
+    return ExitCode.Failure;
   }
-  if (values.help === true) {
-    deps.stdout(TRANSFER_USAGE);
-    return 0;
-  }
+}
+
+/** The flags (and their environment variables) as a request, or every problem found in them. */
+function transferRequest(direction: TransferDirection, values: Record<string, string | boolean | undefined>, env: Record<string, string | undefined>): TransferRequest | string[] {
   const problems: string[] = [];
   const str = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
   const to = str("to");
   const amountText = str("amount");
-  const username = str("username") ?? deps.env.NATIVEKIT_USERNAME;
-  const password = str("password") ?? deps.env.NATIVEKIT_PASSWORD;
-  const naming = str("naming") ?? deps.env.NATIVEKIT_NAMING ?? "seed";
-  const url = str("url") ?? deps.env.NATIVEKIT_URL ?? "http://127.0.0.1:9650";
+  const username = str("username") ?? env.NATIVEKIT_USERNAME;
+  const password = str("password") ?? env.NATIVEKIT_PASSWORD;
+  // "seed" is the deprecated spelling of "nativekit", still accepted.
+  const given = str("naming") ?? env.NATIVEKIT_NAMING ?? "nativekit";
+  const naming = given === "seed" ? "nativekit" : given;
+  const url = str("url") ?? env.NATIVEKIT_URL ?? "http://127.0.0.1:9650";
   const timeoutText = str("timeout") ?? "60";
   if (to === undefined) problems.push("--to is required");
   else if (direction === "x-to-c" && !isEvmAddress(to)) problems.push(`--to must be a 0x address on the contract chain, got "${to}"`);
@@ -84,35 +109,27 @@ export async function runTransferCommand(direction: TransferDirection, argv: rea
   else if (!/^[0-9]+$/.test(amountText) || BigInt(amountText) === 0n) problems.push(`--amount must be a positive whole number of the smallest unit, got "${amountText}"`);
   if (username === undefined) problems.push("--username (or NATIVEKIT_USERNAME) is required");
   if (password === undefined) problems.push("--password (or NATIVEKIT_PASSWORD) is required");
-  if (naming !== "seed" && naming !== "reference") problems.push(`--naming must be seed or reference, got "${naming}"`);
+  if (naming !== "nativekit" && naming !== "reference") problems.push(`--naming must be nativekit or reference, got "${given}"`);
   if (!/^[0-9]+$/.test(timeoutText) || Number(timeoutText) === 0) problems.push(`--timeout must be a positive number of seconds, got "${timeoutText}"`);
-  if (problems.length > 0) {
-    deps.stderr(problems.map((p) => `error: ${p}`).join("\n") + `\n\n${TRANSFER_USAGE}`);
-    return 2;
-  }
+  if (problems.length > 0) return problems;
+  const request = { to: to!, amount: BigInt(amountText!), assetID: str("asset") ?? "AVAX", owner: str("owner"), url, username: username!, password: password! };
+  return { ...request, naming: naming as "nativekit" | "reference", timeoutMs: Number(timeoutText) * 1000 };
+}
 
-  const client = deps.client ?? createNodeClient({ url, naming: naming as "seed" | "reference" });
-  const credentials = { username: username!, password: password! };
-  const ctx = { client, credentials, status: (line: string) => deps.stdout(`${line}\n`), timeoutMs: Number(timeoutText) * 1000 };
-  const assetID = str("asset") ?? "AVAX";
-  const amount = BigInt(amountText!);
-  try {
-    if (direction === "x-to-c") {
-      const owner = str("owner") ?? (await client.xvm.listAddresses({ credentials }))[0];
-      if (owner === undefined) throw new Error(`the user ${username} has no exchange-chain address: import a key with xvm.importKey first`);
-      const result = await exchangeToContract(ctx, { owner, to: to!, amount, assetID });
-      const balance = assetID === "AVAX" ? undefined : await client.cvm.getAssetBalance(to!, (await client.xvm.getAssetDescription({ assetID })).assetID);
-      deps.stdout(`done: export ${result.exportTxID}, import ${result.importTxID}${balance === undefined ? "" : `; ${to} now holds ${balance} of ${assetID} on the contract chain`}\n`);
-    } else {
-      const result = await contractToExchange(ctx, { to: to!, amount, assetID });
-      const { balance } = await client.xvm.getBalance({ address: to!, assetID });
-      deps.stdout(`done: export ${result.exportTxID}, import ${result.importTxID}; ${to} now holds ${balance} of ${assetID} on the exchange chain\n`);
-    }
-    return 0;
-  } catch (error) {
-    if (error instanceof NodeApiError) deps.stderr(`error: ${error.method} failed: ${error.nodeMessage}\n`);
-    else if (error instanceof NodeConnectionError) deps.stderr(`error: ${error.message}\n`);
-    else deps.stderr(`error: ${(error as Error).message}\n`);
-    return 1;
+/** The export and the import, with the line saying what the receiver now holds. */
+async function transfer(direction: TransferDirection, request: TransferRequest, client: NodeClient, stdout: (text: string) => void): Promise<void> {
+  const { to, amount, assetID, username } = request;
+  const credentials = { username, password: request.password };
+  const ctx = { client, credentials, status: (line: string) => stdout(`${line}\n`), timeoutMs: request.timeoutMs };
+  if (direction === "x-to-c") {
+    const owner = request.owner ?? (await client.xvm.listAddresses({ credentials }))[0];
+    if (owner === undefined) throw new Error(`the user ${username} has no exchange-chain address: import a key with xvm.importKey first`);
+    const result = await exchangeToContract(ctx, { owner, to, amount, assetID });
+    const balance = assetID === "AVAX" ? undefined : await client.cvm.getAssetBalance(to, (await client.xvm.getAssetDescription({ assetID })).assetID);
+    stdout(`done: export ${result.exportTxID}, import ${result.importTxID}${balance === undefined ? "" : `; ${to} now holds ${balance} of ${assetID} on the contract chain`}\n`);
+  } else {
+    const result = await contractToExchange(ctx, { to, amount, assetID });
+    const { balance } = await client.xvm.getBalance({ address: to, assetID });
+    stdout(`done: export ${result.exportTxID}, import ${result.importTxID}; ${to} now holds ${balance} of ${assetID} on the exchange chain\n`);
   }
 }

@@ -4,10 +4,12 @@
  * the node's own port, opened once the node listens (the vault reads the alias owners from it).
  */
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { NODE_TOKEN_ENV, type NodeTokenSource } from "../clients";
 import { openVaultService, startVaultServer, VAULT_PATH_PREFIX, type VaultService } from "../services/vault";
 import { withoutPassword } from "../services/sql/pg-database";
+import { invalidPort, parseCommandArgs, parsePort, usageError } from "./command-args";
+import { ExitCode } from "./exit-code";
+import { serveUntilSignal } from "./serve-until-signal";
 
 export const DEFAULT_VAULT_PORT = 9660;
 export const DEFAULT_VAULT_DATA_DIR = path.join(".nativekit", "vault");
@@ -49,27 +51,12 @@ export interface VaultCommandDeps {
 }
 
 /** Runs `nativekit vault`; resolves to the exit code once stopped by a signal (2 on a usage error). */
-export async function runVaultCommand(args: readonly string[], deps: VaultCommandDeps): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      args: [...args],
-      options: { node: { type: "string" }, "node-token": { type: "string" }, port: { type: "string" }, host: { type: "string" }, "database-url": { type: "string" }, "data-dir": { type: "string" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    deps.stderr(`error: ${(error as Error).message}\n\n${VAULT_USAGE}`);
-    return 2;
-  }
-  if (values.help === true) {
-    deps.stdout(VAULT_USAGE);
-    return 0;
-  }
-  const portText = (values.port as string | undefined) ?? String(DEFAULT_VAULT_PORT);
-  if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
-    deps.stderr(`error: invalid --port ${JSON.stringify(portText)}: expected an integer from 0 to 65535\n\n${VAULT_USAGE}`);
-    return 2;
-  }
+export async function runVaultCommand(args: readonly string[], deps: VaultCommandDeps): Promise<ExitCode> {
+  const parsed = parseCommandArgs(args, { node: { type: "string" }, "node-token": { type: "string" }, port: { type: "string" }, host: { type: "string" }, "database-url": { type: "string" }, "data-dir": { type: "string" } }, VAULT_USAGE, deps);
+  if ("exit" in parsed) return parsed.exit;
+  const { values } = parsed;
+  const port = parsePort(values.port, DEFAULT_VAULT_PORT);
+  if (port === undefined) return usageError(deps, invalidPort("--port", values.port), VAULT_USAGE);
   const databaseUrl = values["database-url"] as string | undefined;
   const dataDir = path.resolve(deps.cwd ?? process.cwd(), (values["data-dir"] as string | undefined) ?? DEFAULT_VAULT_DATA_DIR);
   const nodeUrl = ((values.node as string | undefined) ?? "http://127.0.0.1:9650").replace(/\/+$/, "");
@@ -78,25 +65,13 @@ export async function runVaultCommand(args: readonly string[], deps: VaultComman
   deps.stdout(databaseUrl === undefined ? `vault data directory: ${dataDir}\n` : `vault database: ${withoutPassword(databaseUrl)}\n`);
   let server;
   try {
-    server = await startVaultServer({ nodeUrl, nodeToken, databaseUrl, dataDir: databaseUrl === undefined ? dataDir : undefined, host: values.host as string | undefined, port: Number(portText) });
+    server = await startVaultServer({ nodeUrl, nodeToken, databaseUrl, dataDir: databaseUrl === undefined ? dataDir : undefined, host: values.host as string | undefined, port });
   } catch (error) {
     deps.stderr(`error: the vault could not start: ${(error as Error).message}\n`);
-    return 1;
+    return ExitCode.Failure;
   }
   deps.stdout(`${describeStart(server.service, `${server.url}${VAULT_PATH_PREFIX}`, nodeUrl, nodeToken !== undefined)}\nStop with Ctrl+C.\n`);
-  return new Promise<number>((resolve) => {
-    const unsubscribe = deps.onSignal((signal) => {
-      unsubscribe();
-      deps.stdout(`\nReceived ${signal}, stopping the vault...\n`);
-      server.close().then(
-        () => resolve(0),
-        (error: unknown) => {
-          deps.stderr(`error while stopping the vault: ${(error as Error).message}\n`);
-          resolve(1);
-        },
-      );
-    });
-  });
+  return serveUntilSignal(server, "the vault", deps);
 }
 
 function describeStart(service: VaultService, url: string, nodeUrl: string, withToken: boolean): string {

@@ -2,7 +2,7 @@ import { expect } from "chai";
 
 import { JsonRpcHttpClient } from "../../bench/rpc-client";
 import { COLD_CURVE_GROUP, TransferWorkload } from "../../bench/scenarios";
-import { createLocalNode } from "../../src/node/local-node";
+import { NodeChains } from "../../src/node/node-chains";
 import { type HttpNode, startHttpNode } from "../../src/node/http-server";
 
 // The benchmark's transfer workload, run small against the HTTP node, as `npm run bench` does.
@@ -11,7 +11,7 @@ describe("bench: the transfer workload", () => {
   let client: JsonRpcHttpClient;
 
   before(async () => {
-    const node = await createLocalNode();
+    const node = await NodeChains.create();
     server = await startHttpNode({ port: 0, routes: node.routes });
     client = new JsonRpcHttpClient(`${server.url}/ext/bc/C/rpc`);
   });

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { startCliNode } from "../../src/cli/main";
+import { createNodeChainsForCli } from "../../src/cli/main";
 import { resolveNativekitConfig } from "../../src/hardhat/config";
 import { NativeHardhatProvider } from "../../src/hardhat/provider";
 import { startRemoteNativekitNode, type RemoteNativekitNode } from "../helpers/fork-remote";
@@ -30,7 +30,7 @@ describe("fork: the Hardhat config and the node command use the engine's one mec
 
   it("the node command's local network forks with the remote's chain ID and prints the fork", async () => {
     const lines: string[] = [];
-    const node = await startCliNode({ forking: { url: remote.rpcUrl, cacheDir: false }, log: (l) => lines.push(l) });
+    const node = await createNodeChainsForCli({ forking: { url: remote.rpcUrl, cacheDir: false }, log: (l) => lines.push(l) });
     try {
       expect(node.chainId).to.equal(43113);
       expect(lines.some((l) => l.startsWith(`Forking ${remote.rpcUrl} (chain 43113)`))).to.equal(true);

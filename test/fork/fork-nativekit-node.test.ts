@@ -185,10 +185,10 @@ describe("fork: a live nativekit node over HTTP", function () {
 });
 
 async function startRemoteNativekitNodeDeprecated(): Promise<{ rpcUrl: string; close(): Promise<void> }> {
-  const { LocalNetwork } = await import("../../src/node/local-network");
+  const { NodeChains } = await import("../../src/node/node-chains");
   const { startHttpNode } = await import("../../src/node/http-server");
   const { PATHS } = await import("../../src/network/paths");
-  const network = await LocalNetwork.create({ deprecatedPrecompiles: true });
+  const network = await NodeChains.create({ deprecatedPrecompiles: true });
   const node = await startHttpNode({ port: 0, routes: network.routes });
   return {
     rpcUrl: `${node.url}${PATHS.contractRpc}`,

@@ -24,7 +24,8 @@ export interface CliNode {
 /** A started node, or the output and exit code of one that refused to start. */
 export type CliStart = { started: true; node: CliNode } | { started: false; code: number | null; output: string };
 
-export async function startCliNode(args: readonly string[], timeoutMs = 120_000): Promise<CliStart> {
+/** Spawns `nativekit node --port 0 <args>` and waits until it listens or exits. */
+export async function spawnCliNode(args: readonly string[], timeoutMs = 120_000): Promise<CliStart> {
   const child = spawn(process.execPath, [BIN, "node", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let text = "";
   child.stdout!.on("data", (chunk: Buffer) => (text += chunk.toString()));
@@ -72,9 +73,9 @@ export async function startCliNode(args: readonly string[], timeoutMs = 120_000)
   return { started: true, node };
 }
 
-/** A node that must start (throws with its output otherwise). */
+/** A spawned node that must start (throws with its output otherwise). */
 export async function startedCliNode(args: readonly string[]): Promise<CliNode> {
-  const start = await startCliNode(args);
+  const start = await spawnCliNode(args);
   if (!start.started) throw new Error(`nativekit node exited with ${start.code}:\n${start.output}`);
   return start.node;
 }

@@ -1,7 +1,7 @@
 import { JsonRpcProvider, type JsonRpcSigner } from "ethers";
 import { encodeNativeAssetCallInput, NATIVE_ASSET_CALL_ADDRESS } from "../../src/encoding";
 import { PATHS } from "../../src/network/paths";
-import { LocalNetwork, type LocalNetworkOptions } from "../../src/node/local-network";
+import { NodeChains, type NodeChainsOptions } from "../../src/node/node-chains";
 import { startHttpNode, type HttpNode } from "../../src/node/http-server";
 import { WrappedNativeAsset__factory, type WrappedNativeAsset } from "../../typechain-types";
 import { testAssetId } from "./chain";
@@ -29,8 +29,8 @@ export interface RemoteNativekitNode {
   close(): Promise<void>;
 }
 
-export async function startRemoteNativekitNode(options: LocalNetworkOptions = {}): Promise<RemoteNativekitNode> {
-  const network = await LocalNetwork.create(options);
+export async function startRemoteNativekitNode(options: NodeChainsOptions = {}): Promise<RemoteNativekitNode> {
+  const network = await NodeChains.create(options);
   const node = await startHttpNode({ port: 0, routes: network.routes });
   const rpcUrl = `${node.url}${PATHS.contractRpc}`;
   const provider = new JsonRpcProvider(rpcUrl, undefined, { staticNetwork: true, cacheTimeout: -1, pollingInterval: 20 });

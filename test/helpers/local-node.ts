@@ -1,19 +1,17 @@
 import { createNodeClient, type NodeClient } from "../../src/clients";
-import { LocalNetwork } from "../../src/node/local-network";
 import { PATHS } from "../../src/network/paths";
-import { startHttpNode, type HttpNode } from "../../src/node/http-server";
+import { startNode, type StartedNode } from "../../src/node/start-node";
 
-/** A fresh local network served over HTTP on a free port, with a client of it. */
+/** A fresh node served over HTTP on a free port, with a client of it. */
 export interface LocalNode {
-  node: HttpNode;
+  node: StartedNode;
   client: NodeClient;
   /** A JSON-RPC call on the contract chain's path; rejects with the node's error message. */
   rpc<T>(method: string, params?: unknown[]): Promise<T>;
 }
 
 export async function startLocalNode(): Promise<LocalNode> {
-  const network = await LocalNetwork.create();
-  const node = await startHttpNode({ port: 0, routes: network.routes });
+  const node = await startNode({ port: 0 });
   const client = createNodeClient({ url: node.url });
   const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
     const response = await fetch(`${node.url}${PATHS.contractRpc}`, {

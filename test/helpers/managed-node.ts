@@ -1,11 +1,12 @@
-import { LocalNetwork } from "../../src/node/local-network";
+import type { NodeChains } from "../../src/node/node-chains";
 import type { ManagementOptions } from "../../src/node/management";
-import { startHttpNode, type HttpNode } from "../../src/node/http-server";
+import type { HttpNode } from "../../src/node/http-server";
+import { startNode } from "../../src/node/start-node";
 
-/** A local network served over HTTP with its management APIs (auth, info, health), on a free port. */
+/** A node served over HTTP with its management APIs (auth, info, health), on a free port. */
 export interface ManagedNode {
   node: HttpNode;
-  network: LocalNetwork;
+  network: NodeChains;
   url: string;
   /** One JSON-RPC call over HTTP: the status, the content type and the parsed body. */
   post(path: string, method: string, params?: unknown, headers?: Record<string, string>): Promise<HttpAnswer>;
@@ -23,9 +24,8 @@ export interface HttpAnswer {
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 
 export async function startManagedNode(management: ManagementOptions = {}): Promise<ManagedNode> {
-  const network = await LocalNetwork.create({ management });
-  const { getRoutes, authorize } = network.management;
-  const node = await startHttpNode({ port: 0, routes: network.routes, getRoutes, authorize });
+  const node = await startNode({ port: 0, chains: { management } });
+  const network = node.chains!;
   const answer = async (response: Response): Promise<HttpAnswer> => ({
     status: response.status,
     contentType: response.headers.get("content-type"),
@@ -44,9 +44,6 @@ export async function startManagedNode(management: ManagementOptions = {}): Prom
         }),
       ),
     get: async (path, headers = {}) => answer(await fetch(`${node.url}${path}`, { headers })),
-    close: async () => {
-      await node.close();
-      await network.close();
-    },
+    close: () => node.close(),
   };
 }

@@ -8,7 +8,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import { type CliNode, startCliNode, startedCliNode, type CliStart } from "./cli-node";
+import { type CliNode, spawnCliNode, startedCliNode, type CliStart } from "./cli-node";
 import { alive } from "./processes";
 
 /** A port free now on 127.0.0.1. */
@@ -52,7 +52,7 @@ export class PeerNodes {
 
   /** A node that may refuse to start. */
   async tryStart(args: string[]): Promise<CliStart> {
-    const start = await startCliNode(args);
+    const start = await spawnCliNode(args);
     if (start.started) this.started.push(start.node);
     return start;
   }

@@ -28,8 +28,8 @@ describe("the local network served as one node", () => {
   });
 
   it("describes the local test key with its published exchange and contract addresses", async () => {
-    const { LocalNetwork } = await import("../../src/node/local-network");
-    const lines = (await LocalNetwork.create()).describeTestKey();
+    const { NodeChains } = await import("../../src/node/node-chains");
+    const lines = (await NodeChains.create()).describeTestKey();
     expect(lines).to.include(`  ${LOCAL_TEST_KEY}`);
     expect(lines.some((line) => line.includes(`exchange chain ${ewoq.exchange}`) && line.includes(`contract chain ${ewoq.contract}`))).to.equal(true);
   });
@@ -107,6 +107,15 @@ describe("the local network served as one node", () => {
       expect(code).to.equal(2);
       expect(err).to.match(/--to must be a 0x address/);
       expect(err).to.match(/--amount must be a positive whole number/);
+    });
+
+    it("takes --naming nativekit or reference (and the deprecated seed), and names the choices for anything else", async () => {
+      const { code, err } = await run("x-to-c", ["--to", ewoq.contract, "--amount", "1", "--naming", "avalanche"]);
+      expect(code).to.equal(2);
+      expect(err).to.include('--naming must be nativekit or reference, got "avalanche"');
+      const seed = await run("x-to-c", ["--to", ewoq.contract, "--amount", "1000000000", "--naming", "seed"]);
+      expect(seed.code, seed.err).to.equal(0);
+      expect(seed.out).to.match(/xvm\.export \S+: Accepted/);
     });
 
     it("reports the node's own message when the user cannot pay", async () => {

@@ -3,7 +3,7 @@ import { promises as fs } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
-import { LocalNetwork } from "../../src/node/local-network";
+import { NodeChains } from "../../src/node/node-chains";
 import { bearer, startManagedNode, type HttpAnswer, type ManagedNode } from "../helpers/managed-node";
 
 const PASSWORD = "raccoon-velvet-42";
@@ -265,7 +265,7 @@ describe("auth API (/ext/auth) and the token check of --api-auth-required", func
 
     it("refuses a weak password: API auth password is not strong enough", async () => {
       let error: unknown;
-      await LocalNetwork.create({ management: { apiAuthRequired: true, apiAuthPassword: "password" } }).catch((e: unknown) => (error = e));
+      await NodeChains.create({ management: { apiAuthRequired: true, apiAuthPassword: "password" } }).catch((e: unknown) => (error = e));
       expect((error as Error).message).to.equal("API auth password is not strong enough");
     });
 
@@ -287,7 +287,7 @@ describe("auth API (/ext/auth) and the token check of --api-auth-required", func
 
     it("refuses --api-auth-required without a password file", async () => {
       let error: unknown;
-      await LocalNetwork.create({ management: { apiAuthRequired: true } }).catch((e: unknown) => (error = e));
+      await NodeChains.create({ management: { apiAuthRequired: true } }).catch((e: unknown) => (error = e));
       expect((error as Error).message).to.equal("--api-auth-required needs --api-auth-password-file");
     });
   });

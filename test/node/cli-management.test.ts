@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startCliNode, startedCliNode } from "../helpers/cli-node";
+import { spawnCliNode, startedCliNode } from "../helpers/cli-node";
 
 /** Posts one JSON-RPC call and returns the result (throws the error's message). */
 async function call(url: string, method: string, params: unknown): Promise<unknown> {
@@ -53,7 +53,7 @@ describe("nativekit node --genesis-file", () => {
     try {
       const entry = { addresses: owners, threshold: 2, memo: "treasury" };
       fs.writeFileSync(file, JSON.stringify({ initialMultisigAddresses: [{ ...entry, alias: owners[0] }] }));
-      const refused = await startCliNode(["--genesis-file", file]);
+      const refused = await spawnCliNode(["--genesis-file", file]);
       expect(refused.started).to.equal(false);
       const expected = /expected (P-local1[0-9a-z]+)/.exec(refused.started ? "" : refused.output)?.[1];
       expect(expected, refused.started ? "" : refused.output).to.be.a("string");

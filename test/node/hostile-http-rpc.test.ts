@@ -128,8 +128,8 @@ describe("hostile input: HTTP JSON-RPC, a call that runs for long", function () 
   });
 
   it("a value of --rpc-evm-timeout that is not a duration is refused at start, naming the flag", async () => {
-    const { startCliNode } = await import("../helpers/cli-node");
-    const start = await startCliNode(["--rpc-evm-timeout", "5"]);
+    const { spawnCliNode } = await import("../helpers/cli-node");
+    const start = await spawnCliNode(["--rpc-evm-timeout", "5"]);
     if (start.started) {
       await start.node.stop();
       expect.fail("the node started with --rpc-evm-timeout 5");

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { NodeAcceptance } from "../../src/node/acceptance";
-import { LocalNetwork } from "../../src/node/local-network";
+import { NodeChains } from "../../src/node/node-chains";
 import { AcceptanceLog } from "../../src/node/peers/acceptance-log";
 import { LOCAL_TEST_KEY } from "../../src/network/constants";
 import { durableStore, MemoryBackend, type DurableStore } from "../../src/storage";
@@ -8,7 +8,7 @@ import { durableStore, MemoryBackend, type DurableStore } from "../../src/storag
 const USER = { username: "log-user", password: "Corr3ct-Horse-Battery-Staple" };
 const RECIPIENT = "0x00000000000000000000000000000000000c0ffe";
 
-function acceptanceOf(network: LocalNetwork): NodeAcceptance {
+function acceptanceOf(network: NodeChains): NodeAcceptance {
   const engine = network.engine;
   return new NodeAcceptance({
     contract: {
@@ -25,13 +25,13 @@ function acceptanceOf(network: LocalNetwork): NodeAcceptance {
   });
 }
 
-async function contractTransfer(network: LocalNetwork): Promise<void> {
+async function contractTransfer(network: NodeChains): Promise<void> {
   const [from] = (await network.provider.dispatch("eth_accounts", [])) as string[];
   await network.provider.dispatch("eth_sendTransaction", [{ from, to: RECIPIENT, value: "0x1" }]);
   await network.engine.serialize(() => Promise.resolve());
 }
 
-async function exchangeSend(network: LocalNetwork): Promise<void> {
+async function exchangeSend(network: NodeChains): Promise<void> {
   const x = network.routes["/ext/bc/X"]!;
   const users = (await network.routes["/ext/keystore"]!("keystore.listUsers", {})) as { users: string[] };
   if (!users.users.includes(USER.username)) await network.routes["/ext/keystore"]!("keystore.createUser", USER);
@@ -49,7 +49,7 @@ describe("the acceptance log: one order across the chains", function () {
   beforeEach(() => (store = durableStore(new MemoryBackend())));
 
   it("logs the containers of every chain in the order they were accepted", async () => {
-    const network = await LocalNetwork.create();
+    const network = await NodeChains.create();
     const log = await AcceptanceLog.open(acceptanceOf(network), store, () => undefined);
     await contractTransfer(network);
     await exchangeSend(network);
@@ -59,7 +59,7 @@ describe("the acceptance log: one order across the chains", function () {
   });
 
   it("reads its order back from its store", async () => {
-    const network = await LocalNetwork.create();
+    const network = await NodeChains.create();
     const first = await AcceptanceLog.open(acceptanceOf(network), store, () => undefined);
     await exchangeSend(network);
     await contractTransfer(network);
@@ -72,7 +72,7 @@ describe("the acceptance log: one order across the chains", function () {
   });
 
   it("puts containers its store does not name at the end, platform, then exchange, then contract", async () => {
-    const network = await LocalNetwork.create();
+    const network = await NodeChains.create();
     await contractTransfer(network);
     await exchangeSend(network);
     const problems: string[] = [];

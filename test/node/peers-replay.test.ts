@@ -1,6 +1,6 @@
 import { createBlock, createBlockFromRLP } from "@ethereumjs/block";
 import { expect } from "chai";
-import { LocalNetwork } from "../../src/node/local-network";
+import { NodeChains } from "../../src/node/node-chains";
 import { ContractChainContainers } from "../../src/node/indexer/contract-chain-containers";
 import { replayContainer, ReplayRefusedError, type ReceivedContainer, type ReplayTarget } from "../../src/node/peers/container-replay";
 import { PEER_NETWORK_GENESIS_TIMESTAMP } from "../../src/node/peers/peering";
@@ -9,20 +9,20 @@ import { refusal } from "../helpers/refusal";
 const RECIPIENT = "0x00000000000000000000000000000000000c0ffe";
 
 /** Two nodes of one network in this process: one that produces, one that applies its containers. */
-async function producerAndFollower(): Promise<{ producer: LocalNetwork; follower: LocalNetwork; target: ReplayTarget }> {
+async function producerAndFollower(): Promise<{ producer: NodeChains; follower: NodeChains; target: ReplayTarget }> {
   const options = { genesisTimestamp: PEER_NETWORK_GENESIS_TIMESTAMP };
-  const [producer, follower] = await Promise.all([LocalNetwork.create(options), LocalNetwork.create(options)]);
+  const [producer, follower] = await Promise.all([NodeChains.create(options), NodeChains.create(options)]);
   return { producer, follower, target: { engine: follower.engine, atomics: follower.atomics, exchange: follower.exchange, platform: follower.platform } };
 }
 
 /** The contract-chain container of the producer's block `number`. */
-function contractContainer(network: LocalNetwork, number: bigint): ReceivedContainer {
+function contractContainer(network: NodeChains, number: bigint): ReceivedContainer {
   const containers = new ContractChainContainers([...network.engine.chain.range(0n, number - 1n)]);
   const container = containers.containerOf(network.engine.blockAt(number)!);
   return { chain: "C", id: container.id, bytes: container.bytes, atomic: [] };
 }
 
-async function transfer(network: LocalNetwork, value: string): Promise<void> {
+async function transfer(network: NodeChains, value: string): Promise<void> {
   const [from] = (await network.provider.dispatch("eth_accounts", [])) as string[];
   await network.provider.dispatch("eth_sendTransaction", [{ from, to: RECIPIENT, value }]);
   // Its block may be sealed after the answer: the engine's queue has run it once this resolves.

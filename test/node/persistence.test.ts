@@ -2,10 +2,10 @@ import { expect } from "chai";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { LocalNetwork } from "../../src/node/local-network";
+import { NodeChains } from "../../src/node/node-chains";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY } from "../../src/network/constants";
 import { rejection } from "../helpers/chain";
-import { type CliNode, startCliNode, startedCliNode } from "../helpers/cli-node";
+import { type CliNode, spawnCliNode, startedCliNode } from "../helpers/cli-node";
 
 const C = "/ext/bc/C/rpc";
 const X = "/ext/bc/X";
@@ -139,7 +139,7 @@ describe("nativekit node --db-dir: a node that keeps its state", function () {
   it("refuses a directory whose contract chain has another chain ID, saying what to do", async () => {
     await (await start()).stop("SIGTERM");
     running.splice(0);
-    const refused = await startCliNode(["--db-dir", dir, "--chain-id", "31337"]);
+    const refused = await spawnCliNode(["--db-dir", dir, "--chain-id", "31337"]);
     expect(refused.started).to.equal(false);
     if (refused.started) return;
     expect(refused.code).to.equal(1);
@@ -147,19 +147,19 @@ describe("nativekit node --db-dir: a node that keeps its state", function () {
   });
 
   it("refuses a directory written for another network ID", async () => {
-    await (await LocalNetwork.create({ management: { dbDir: dir } })).close();
-    const error = await rejection(LocalNetwork.create({ network: { ...LOCAL_NETWORK, networkId: 1337 }, management: { dbDir: dir } }));
+    await (await NodeChains.create({ management: { dbDir: dir } })).close();
+    const error = await rejection(NodeChains.create({ network: { ...LOCAL_NETWORK, networkId: 1337 }, management: { dbDir: dir } }));
     expect(error.message).to.include("network 12345").and.include("this node runs network 1337");
   });
 
   it("refuses hardhat_reset once restored from its directory (the exchange chain cannot go back to genesis), and resets a fresh one", async () => {
-    const fresh = await LocalNetwork.create({ management: { dbDir: dir } });
+    const fresh = await NodeChains.create({ management: { dbDir: dir } });
     try {
       await fresh.provider.request({ method: "hardhat_reset", params: [] });
     } finally {
       await fresh.close();
     }
-    const restored = await LocalNetwork.create({ management: { dbDir: dir } });
+    const restored = await NodeChains.create({ management: { dbDir: dir } });
     try {
       const error = await rejection(restored.provider.request({ method: "hardhat_reset", params: [] }));
       expect(error.message).to.equal(

@@ -10,7 +10,7 @@ import path from "node:path";
 
 import { anvilPeer, startPeer } from "../../bench/peers";
 import { PATHS } from "../../src/network/paths";
-import { startCliNode, startedCliNode } from "../helpers/cli-node";
+import { spawnCliNode, startedCliNode } from "../helpers/cli-node";
 import { alive } from "../helpers/processes";
 
 const ACCOUNT = "0x00000000000000000000000000000000000bee71";
@@ -69,7 +69,7 @@ describe("nativekit node --dump-state and --load-state", function () {
 
   it("a state file that cannot be read stops the start with its path", async () => {
     const missing = path.join(dir, "missing.json");
-    const start = await startCliNode(["--load-state", missing]);
+    const start = await spawnCliNode(["--load-state", missing]);
     if (start.started) {
       await start.node.stop();
       expect.fail("the node started without its state file");

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { WebSocketProvider, type JsonRpcSigner } from "ethers";
 import WebSocket from "ws";
 
-import { LocalNetwork } from "../../src/node/local-network";
+import { NodeChains } from "../../src/node/node-chains";
 import { type HttpNode, startHttpNode } from "../../src/node/http-server";
 import { createWebSocketRpc } from "../../src/node/ws-server";
 import { PATHS } from "../../src/network/paths";
@@ -24,7 +24,7 @@ function first<T>(listen: (resolve: (value: T) => void) => unknown, ms = 5000): 
  * events and pending transactions arrive through eth_subscribe, without polling.
  */
 describe("WebSocket node with ethers' WebSocketProvider", () => {
-  let network: LocalNetwork;
+  let network: NodeChains;
   let node: HttpNode;
   let provider: WebSocketProvider;
   let signer: JsonRpcSigner;
@@ -35,7 +35,7 @@ describe("WebSocket node with ethers' WebSocketProvider", () => {
   const wsUrl = (path: string = PATHS.contractWs) => `${node.url.replace(/^http/, "ws")}${path}`;
 
   beforeEach(async () => {
-    network = await LocalNetwork.create();
+    network = await NodeChains.create();
     node = await startHttpNode({ port: 0, routes: network.routes, upgrade: createWebSocketRpc({ routes: network.wsRoutes }) });
     provider = new WebSocketProvider(wsUrl());
     signer = await provider.getSigner(0);

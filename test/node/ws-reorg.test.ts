@@ -3,7 +3,7 @@ import { Interface, WebSocketProvider } from "ethers";
 
 import { PATHS } from "../../src/network/paths";
 import { type HttpNode, startHttpNode } from "../../src/node/http-server";
-import { LocalNetwork } from "../../src/node/local-network";
+import { NodeChains } from "../../src/node/node-chains";
 import { createWebSocketRpc } from "../../src/node/ws-server";
 import { RpcHarness__factory } from "../../typechain-types";
 import { connectWsRpc, type WsRpcClient, type WsRpcError } from "../helpers/ws-rpc";
@@ -22,7 +22,7 @@ const harness = new Interface(RpcHarness__factory.abi);
  * (removed logs, then the new branch), and a logs filter's fromBlock / toBlock (no replay).
  */
 describe("WebSocket node: subscriptions across evm_revert, and logs bounds", () => {
-  let network: LocalNetwork;
+  let network: NodeChains;
   let node: HttpNode;
   let client: WsRpcClient;
   let from: string;
@@ -47,7 +47,7 @@ describe("WebSocket node: subscriptions across evm_revert, and logs bounds", () 
   const head = async () => BigInt((await client.request("eth_blockNumber")) as string);
 
   beforeEach(async () => {
-    network = await LocalNetwork.create();
+    network = await NodeChains.create();
     node = await startHttpNode({ port: 0, routes: network.routes, upgrade: createWebSocketRpc({ routes: network.wsRoutes }) });
     client = await connectWsRpc(wsUrl());
     [from] = (await client.request("eth_accounts")) as string[];

@@ -1,4 +1,4 @@
-import type { ChainDirectory } from "../../network/chains";
+import type { ChainDirectory, ChainEntry } from "../../network/chains";
 import { RpcApi, serverError, type NamedParams } from "../../rpc";
 import type { ChainIpcs } from "./chain-ipcs";
 
@@ -11,25 +11,44 @@ import type { ChainIpcs } from "./chain-ipcs";
  * "there is no ID with alias: <name>".
  */
 export function createIpcsApi(ipcs: ChainIpcs, chains: ChainDirectory): RpcApi {
-  const chainOf = (p: NamedParams) => {
-    const name = p.stringOr("blockchainID", "");
-    const chain = chains.lookup(name);
-    if (chain === undefined) throw serverError(`there is no ID with alias: ${name}`);
-    return chain;
-  };
-  return new RpcApi({ namespaces: ["ipcs"] })
-    .named("publishBlockchain", async (p) => {
-      const chain = chainOf(p);
-      try {
-        const { consensusURL, decisionsURL } = await ipcs.publish(chain);
-        return { consensusURL, decisionsURL };
-      } catch (error) {
-        throw serverError(`couldn't publish ${chain.id}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    })
-    .named("unpublishBlockchain", async (p) => {
-      await ipcs.unpublish(chainOf(p));
-      return { success: true };
-    })
-    .named("getPublishedBlockchains", () => ({ chains: ipcs.publishedChains() }));
+  return new RpcApi().namedMethods<IpcsContext>({ ipcs, chains }, {
+    "ipcs.publishBlockchain": publishBlockchain,
+    "ipcs.unpublishBlockchain": unpublishBlockchain,
+    "ipcs.getPublishedBlockchains": getPublishedBlockchains,
+  });
+}
+
+/** What the IPC methods use: the node's chain sockets, and its chains by alias. */
+interface IpcsContext {
+  readonly ipcs: ChainIpcs;
+  readonly chains: ChainDirectory;
+}
+
+/** {blockchainID}: the chain's sockets, opened if they were not. */
+async function publishBlockchain({ ipcs, chains }: IpcsContext, params: NamedParams): Promise<{ consensusURL: string; decisionsURL: string }> {
+  const chain = chainOf(chains, params);
+  try {
+    const { consensusURL, decisionsURL } = await ipcs.publish(chain);
+    return { consensusURL, decisionsURL };
+  } catch (error) {
+    throw serverError(`couldn't publish ${chain.id}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** {blockchainID}: the chain's sockets closed. */
+async function unpublishBlockchain({ ipcs, chains }: IpcsContext, params: NamedParams): Promise<{ success: true }> {
+  await ipcs.unpublish(chainOf(chains, params));
+  return { success: true };
+}
+
+function getPublishedBlockchains({ ipcs }: IpcsContext): { chains: string[] } {
+  return { chains: ipcs.publishedChains() };
+}
+
+/** The chain `blockchainID` names (an ID or an alias). */
+function chainOf(chains: ChainDirectory, params: NamedParams): ChainEntry {
+  const name = params.stringOr("blockchainID", "");
+  const chain = chains.lookup(name);
+  if (chain === undefined) throw serverError(`there is no ID with alias: ${name}`);
+  return chain;
 }

@@ -1,5 +1,5 @@
 /**
- * The peer network wired onto one node (`LocalNetwork` calls these): its acceptance log over
+ * The peer network wired onto one node (`NodeChains` calls these): its acceptance log over
  * the node's chains and data directory, and, on a follower, the routes and chain hooks that
  * send what would change state to the producer (see `peer-routes.ts`).
  */

@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { alreadyBootstrapped, invalidArgument, notBootstrapped, RunnerError, RunnerMessages } from "./errors";
 import { status as GrpcStatus } from "@grpc/grpc-js";
-import { LocalNetwork, type NodeRequest, type RunnerLog } from "./local-network";
+import { NodeProcessNetwork, type NodeRequest, type RunnerLog } from "./node-process-network";
 import type {
   AddNodeRequest,
   ClusterInfo,
@@ -44,9 +44,9 @@ const ROOT_DATA_DIR_PREFIX = "network-runner-root-data";
 const NODE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export class RunnerControl {
-  private network: LocalNetwork | undefined;
+  private network: NodeProcessNetwork | undefined;
   /** The network a start is bringing up, until it is healthy. */
-  private starting: LocalNetwork | undefined;
+  private starting: NodeProcessNetwork | undefined;
   /** The cluster as the last stop left it (the reference answers it to later stops). */
   private lastClusterInfo: ClusterInfo | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -87,7 +87,7 @@ export class RunnerControl {
       const rootDataDir = path.join(request.rootDataDir || os.tmpdir(), ROOT_DATA_DIR_PREFIX, `network_${timestamp()}`);
       this.log("info", `starting ${nodes.length} node(s) of ${execPath} in ${rootDataDir}`);
       const started = Date.now();
-      const network = new LocalNetwork({
+      const network = new NodeProcessNetwork({
         rootDataDir,
         logRootDir: request.logRootDir || undefined,
         execPath,
@@ -209,7 +209,7 @@ export class RunnerControl {
     }
   }
 
-  private onNode(request: NodeNameRequest, work: (network: LocalNetwork, name: string) => Promise<void>): Promise<ClusterInfoResponse> {
+  private onNode(request: NodeNameRequest, work: (network: NodeProcessNetwork, name: string) => Promise<void>): Promise<ClusterInfoResponse> {
     return this.exclusive(async () => {
       const network = this.started();
       network.node(request.name); // refuses an unknown name before any work
@@ -218,7 +218,7 @@ export class RunnerControl {
     });
   }
 
-  private started(): LocalNetwork {
+  private started(): NodeProcessNetwork {
     if (this.network === undefined) throw notBootstrapped();
     return this.network;
   }

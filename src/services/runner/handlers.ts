@@ -4,7 +4,7 @@
  * serve. StreamStatus, the only streaming method, is served by each transport on its own.
  */
 import type { RunnerControl } from "./control";
-import type { RunnerLog } from "./local-network";
+import type { RunnerLog } from "./node-process-network";
 import type { AddNodeRequest, NodeNameRequest, RestartNodeRequest, StartRequest } from "./messages";
 
 /** A unary method: the request as decoded from the wire; `signal` aborts when the caller goes away. */

@@ -2,6 +2,6 @@ export { startRunnerServer, DEFAULT_GATEWAY_PORT, DEFAULT_GRPC_PORT, type Runner
 export { RunnerControl, DEFAULT_NUM_NODES, RPC_VERSION } from "./control";
 export { RunnerError, RunnerMessages } from "./errors";
 export { runnerProtocol, protoPath } from "./protocol";
-export type { RunnerLog } from "./local-network";
+export type { RunnerLog } from "./node-process-network";
 export type * from "./messages";
 export { nativekitExecutable } from "./node-config";

@@ -7,7 +7,7 @@ import { RunnerControl } from "./control";
 import { startGateway, type RunnerGateway } from "./gateway";
 import { startGrpcServer, type GrpcRunnerServer } from "./grpc-server";
 import { runnerHandlers } from "./handlers";
-import type { RunnerLog } from "./local-network";
+import type { RunnerLog } from "./node-process-network";
 
 export const DEFAULT_GRPC_PORT = 8080;
 export const DEFAULT_GATEWAY_PORT = 8081;

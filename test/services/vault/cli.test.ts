@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runCli } from "../../../src/cli/cli";
-import { startCliNode } from "../../../src/cli/main";
+import { createNodeChainsForCli } from "../../../src/cli/main";
 import { createVaultClient } from "../../../src/clients";
 import { ALIAS, ALIAS_ID, aliasSpend, hex, nowSeconds, OUTPUT_OWNERS, OWNERS, signBytes, signText, startAliasNode, unsignedBytes } from "./helpers";
 
@@ -47,7 +47,7 @@ describe("vault: the command line", function () {
 
   it("nativekit node --vault serves the vault on the node's port", async () => {
     const platformGenesis = { initialMultisigAddresses: [{ addresses: OWNERS.map((o) => o.shortId), threshold: 2 }], allocations: [{ address: ALIAS_ID, amount: 10n ** 9n }] };
-    const run = start(["node", "--port", "0", "--vault", "--silent"], () => startCliNode({ platformGenesis }));
+    const run = start(["node", "--port", "0", "--vault", "--silent"], () => createNodeChainsForCli({ platformGenesis }));
     try {
       const [, url] = await waitFor(() => /vault listening on (http:\/\/\S+)\/v1\/multisig/.exec(run.output()));
       const vault = createVaultClient({ url: url! });

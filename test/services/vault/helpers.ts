@@ -1,5 +1,5 @@
 /**
- * Fixtures of the vault's tests: a LocalNetwork node over HTTP with a 2-of-3 multisig alias
+ * Fixtures of the vault's tests: a NodeChains node over HTTP with a 2-of-3 multisig alias
  * declared at genesis and funded there, the owners' keys, the reference's signatures, and
  * platform transactions spending the alias's output (unsigned, and signed from the signatures
  * the vault collected), and the empty PGlite data directory in-memory vaults start from.
@@ -7,11 +7,11 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { decodeCb58, formatChainAddress } from "../../../src/encoding";
 import { LOCAL_NETWORK } from "../../../src/network/constants";
-import { LocalNetwork } from "../../../src/node/local-network";
+import { NodeChains } from "../../../src/node/node-chains";
 import { type HttpNode, startHttpNode } from "../../../src/node/http-server";
 import type { ManagementOptions } from "../../../src/node/management";
 import { encodePSignedTx, encodePUnsignedTx, genesisAliasId, PTypeId, type PUnsignedTx } from "../../../src/pchain";
-import { compareShortIds, compareTransferableOutputs, shortIdFromPrivateKey, signHash, TypeId } from "../../../src/xchain/codec";
+import { compareShortIds, compareTransferableOutputs, shortIdFromPrivateKey, signHash, TypeId } from "../../../src/utxo/codec";
 import type { MultisigTxView } from "../../../src/services/vault";
 import { createPgliteTemplate, type PgliteTemplate } from "../../../src/services/sql/pglite-database";
 
@@ -58,7 +58,7 @@ export function pAddress(shortId: Uint8Array): string {
 
 export interface TestNode {
   url: string;
-  network: LocalNetwork;
+  network: NodeChains;
   close(): Promise<void>;
 }
 
@@ -69,7 +69,7 @@ export interface TestNode {
  */
 export async function startAliasNode(options: { withRival?: boolean; management?: ManagementOptions } = {}): Promise<TestNode> {
   const rival = options.withRival === true ? [{ addresses: [RIVAL.shortId], threshold: 1 }] : [];
-  const network = await LocalNetwork.create({
+  const network = await NodeChains.create({
     platformGenesis: {
       initialMultisigAddresses: [{ addresses: OWNERS.map((o) => o.shortId), threshold: 2 }, ...rival],
       allocations: [{ address: ALIAS_ID, amount: ALIAS_FUNDS }],

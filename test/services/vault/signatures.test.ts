@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { formatChainAddress } from "../../../src/encoding";
 import { VaultError } from "../../../src/services/vault/errors";
 import { parseHexField, recoverSigner, sha256Hex, toHex } from "../../../src/services/vault/signatures";
-import { signHash } from "../../../src/xchain/codec";
+import { signHash } from "../../../src/utxo/codec";
 import { OWNERS } from "./helpers";
 import { syncRefusalOf } from "../../helpers/refusal";
 

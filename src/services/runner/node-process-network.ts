@@ -1,7 +1,7 @@
 /**
- * The network a `start` makes: its nodes, each its own process with its own directory
- * `<root>/<name>/{db,logs,staking}`, ports and staking identity. The first node runs without
- * bootstrap flags; every other node, started with the network or added later, bootstraps from
+ * The network a `start` makes, a network of node processes: each node its own process with its
+ * own directory `<root>/<name>/{db,logs,staking}`, ports and staking identity. The first node
+ * runs without bootstrap flags; every other node, started with the network or added later, bootstraps from
  * the first node still in the network (nativekit's first node produces the blocks the others
  * follow; the reference runner names every earlier node instead). Nodes start in parallel and
  * the operation returns once each answers health.health with healthy.
@@ -46,7 +46,7 @@ export interface NodeRequest {
   readonly flags?: NodeFlags;
 }
 
-export class LocalNetwork {
+export class NodeProcessNetwork {
   private readonly nodes = new Map<string, RunnerNode>();
   private healthy = false;
   /** Set by `stop`: nodes still being started are stopped as soon as they exist. */
