@@ -73,90 +73,112 @@ async function chainOnThisThread(config: Hardhat3NativekitConfig, observe: Obser
   return { request: (method, params) => provider.request({ method, params }), close: () => {}, takeObserved: observed.take };
 }
 
-export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">, thread: () => EngineThread = sharedEngineThread): Partial<NetworkHooks> {
-  const chains = new WeakMap<NetworkConnection, Promise<ConnectionChain>>();
-  const traces = new Map<string, Promise<ProjectSolidityTraces>>();
+/** The in-process chains of a run's connections, and the project's stack traces, behind Hardhat 3's network hooks. */
+class InProcessNetworks {
+  private readonly chains = new WeakMap<NetworkConnection, Promise<ConnectionChain>>();
+  private readonly traces = new Map<string, Promise<ProjectSolidityTraces>>();
+  private matchersRegistered: Promise<void> | undefined;
+
+  constructor(
+    private readonly modules: Pick<Hardhat3Modules, "importChai">,
+    private readonly thread: () => EngineThread,
+  ) {}
+
+  async newConnection(context: HookContext, next: (context: HookContext) => Promise<NetworkConnection>): Promise<NetworkConnection> {
+    // As hardhat-ethers-chai-matchers registers its own: once, when a test first connects.
+    this.matchersRegistered ??= this.registerMatchers();
+    await this.matchersRegistered;
+    const connection = await next(context);
+    if (isInProcess(context, connection)) {
+      markSimulated(connection);
+      // The chain starts now, not on the first request: its start overlaps what the test does
+      // between network.create() and its first call. A failure surfaces on that call.
+      this.chainOf(context, connection).catch(() => {});
+    }
+    return connection;
+  }
+
+  async onRequest(
+    context: HookContext,
+    connection: NetworkConnection,
+    request: JsonRpcRequest,
+    next: (context: HookContext, connection: NetworkConnection, request: JsonRpcRequest) => Promise<JsonRpcResponse>,
+  ): Promise<JsonRpcResponse> {
+    if (!isInProcess(context, connection)) return next(context, connection, request);
+    const stack = isExecutingMethod(request.method) ? callerStack() : undefined;
+    const chain = await this.chainOf(context, connection);
+    let response: JsonRpcResponse | undefined;
+    let failure: unknown;
+    try {
+      const result = await chain.request(request.method, withDefaultGas(request, context.config.nativekit.gas));
+      response = { jsonrpc: "2.0", id: request.id, result: result ?? null };
+    } catch (error) {
+      failure = error;
+    }
+    // What the request ran reaches --coverage and --gas-stats before its answer does, failed
+    // requests included (a reverted transaction covered lines too).
+    const observed = chain.takeObserved();
+    if (observed !== undefined) await reportObserved(context, observed);
+    if (response !== undefined) return response;
+    return this.failureResponse(context, request, failure, stack);
+  }
+
+  async closeConnection(context: HookContext, connection: NetworkConnection, next: (context: HookContext, connection: NetworkConnection) => Promise<void>): Promise<void> {
+    const chain = this.chains.get(connection);
+    this.chains.delete(connection);
+    chain?.then((opened) => opened.close()).catch(() => {});
+    return next(context, connection);
+  }
+
+  /** A failed execution is thrown with its Solidity stack trace, as Hardhat's network throws it; else the error answer. */
+  private async failureResponse(context: HookContext, request: JsonRpcRequest, failure: unknown, stack: ReturnType<typeof callerStack> | undefined): Promise<JsonRpcResponse> {
+    const artifactsDir = context.config.paths.artifacts;
+    if (stack !== undefined && artifactsDir !== undefined) {
+      const traced = (await this.tracesOf(artifactsDir)).errorFor(failure, stack);
+      if (traced !== failure) throw traced;
+    }
+    return errorResponse(request, failure);
+  }
 
   /** The project's stack traces, loaded on the first failure (the build infos' readers are not needed before). */
-  function tracesOf(artifactsDir: string): Promise<ProjectSolidityTraces> {
-    let loaded = traces.get(artifactsDir);
+  private tracesOf(artifactsDir: string): Promise<ProjectSolidityTraces> {
+    let loaded = this.traces.get(artifactsDir);
     if (loaded === undefined) {
       loaded = import("../solidity/project-traces").then(({ ProjectSolidityTraces }) => new ProjectSolidityTraces(artifactsDir));
-      traces.set(artifactsDir, loaded);
+      this.traces.set(artifactsDir, loaded);
     }
     return loaded;
   }
-  let matchersRegistered: Promise<void> | undefined;
 
-  async function registerMatchers(): Promise<void> {
-    const chai = await modules.importChai();
+  private async registerMatchers(): Promise<void> {
+    const chai = await this.modules.importChai();
     if (chai === undefined) return;
     const { nativeAssetMatchers } = await import("../matchers");
     chai.use(nativeAssetMatchers as never);
   }
 
-  async function openChain(context: HookContext): Promise<ConnectionChain> {
+  private async openChain(context: HookContext): Promise<ConnectionChain> {
     const config = context.config.nativekit;
     const observe = await wantedObservations(context);
-    if (config.workerThread) return thread().open(config, observesAnything(observe) ? observe : undefined);
+    if (config.workerThread) return this.thread().open(config, observesAnything(observe) ? observe : undefined);
     return chainOnThisThread(config, observe);
   }
 
-  function chainOf(context: HookContext, connection: NetworkConnection): Promise<ConnectionChain> {
-    let chain = chains.get(connection);
+  private chainOf(context: HookContext, connection: NetworkConnection): Promise<ConnectionChain> {
+    let chain = this.chains.get(connection);
     if (chain === undefined) {
-      chain = openChain(context);
-      chains.set(connection, chain);
+      chain = this.openChain(context);
+      this.chains.set(connection, chain);
     }
     return chain;
   }
+}
 
+export function createNetworkHooks(modules: Pick<Hardhat3Modules, "importChai">, thread: () => EngineThread = sharedEngineThread): Partial<NetworkHooks> {
+  const networks = new InProcessNetworks(modules, thread);
   return {
-    async newConnection(context, next) {
-      // As hardhat-ethers-chai-matchers registers its own: once, when a test first connects.
-      matchersRegistered ??= registerMatchers();
-      await matchersRegistered;
-      const connection = await next(context);
-      if (isInProcess(context, connection)) {
-        markSimulated(connection);
-        // The chain starts now, not on the first request: its start overlaps what the test does
-        // between network.create() and its first call. A failure surfaces on that call.
-        chainOf(context, connection).catch(() => {});
-      }
-      return connection;
-    },
-
-    async onRequest(context, connection, request, next) {
-      if (!isInProcess(context, connection)) return next(context, connection, request);
-      const stack = isExecutingMethod(request.method) ? callerStack() : undefined;
-      const chain = await chainOf(context, connection);
-      let response: JsonRpcResponse | undefined;
-      let failure: unknown;
-      try {
-        const result = await chain.request(request.method, withDefaultGas(request, context.config.nativekit.gas));
-        response = { jsonrpc: "2.0", id: request.id, result: result ?? null };
-      } catch (error) {
-        failure = error;
-      }
-      // What the request ran reaches --coverage and --gas-stats before its answer does, failed
-      // requests included (a reverted transaction covered lines too).
-      const observed = chain.takeObserved();
-      if (observed !== undefined) await reportObserved(context, observed);
-      if (response !== undefined) return response;
-      // A failed execution is thrown with its Solidity stack trace, as Hardhat's network throws it.
-      const artifactsDir = context.config.paths.artifacts;
-      if (stack !== undefined && artifactsDir !== undefined) {
-        const traced = (await tracesOf(artifactsDir)).errorFor(failure, stack);
-        if (traced !== failure) throw traced;
-      }
-      return errorResponse(request, failure);
-    },
-
-    async closeConnection(context, connection, next) {
-      const chain = chains.get(connection);
-      chains.delete(connection);
-      chain?.then((opened) => opened.close()).catch(() => {});
-      return next(context, connection);
-    },
+    newConnection: (context, next) => networks.newConnection(context, next),
+    onRequest: (context, connection, request, next) => networks.onRequest(context, connection, request, next),
+    closeConnection: (context, connection, next) => networks.closeConnection(context, connection, next),
   };
 }
