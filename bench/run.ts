@@ -26,13 +26,15 @@ import { COLD_CURVE_GROUP, type RoundTripResult, type TransferResult, TransferWo
 import { SUITE_USAGE, measureSuites, parseSuiteOptions, printSuiteTable, stopSuiteProcesses } from "./suite";
 import { explorerBenchMain } from "./explorer";
 import { logsBenchMain } from "./logs";
+import { nodeStartBenchMain } from "./node-start";
 import { SUITE_HARDHAT3_USAGE, measureHardhat3Suite, parseHardhat3SuiteOptions, printHardhat3SuiteTable, stopHardhat3Processes } from "./suite-hardhat3";
 
 const USAGE = `Usage: npm run bench -- [options]
        npm run bench -- suite [options]     (the suite benchmark; see --help there)
        npm run bench -- suite-hardhat3 [options]  (the same ERC-20 suite under Hardhat 3; see --help there)
-       npm run bench -- explorer [options]  (the explorer's indexing benchmark; see --help there)
+       npm run bench -- explorer [options]  (the explorer: indexing and endpoint latency; --containers <n> [--postgres] at scale; see --help there)
        npm run bench -- logs [options]      (eth_getLogs over a long chain when few blocks match; see --help there)
+       npm run bench -- node-start [options]  (start-up and memory of a node with --db-dir at two chain lengths; see --help there)
 
 Measures nativekit node against hardhat node (EDR) and anvil over JSON-RPC/HTTP.
 
@@ -427,6 +429,7 @@ async function main(): Promise<number> {
   if (argv[0] === "suite-hardhat3") return suiteHardhat3Main(argv.slice(1));
   if (argv[0] === "explorer") return explorerBenchMain(argv.slice(1));
   if (argv[0] === "logs") return logsBenchMain(argv.slice(1));
+  if (argv[0] === "node-start") return nodeStartBenchMain(argv.slice(1));
   const options = commandLine(() => parseOptions(argv), USAGE);
   if (typeof options === "number") return options;
   const started = Date.now();

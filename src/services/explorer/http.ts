@@ -7,8 +7,19 @@
  * query whose percent-encoding it cannot read) is answered 400 with its message, anything else 500.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ExplorerService } from "./service";
+import type { IndexProgress } from "./ingest/ingester";
 import { checkQueryText, MalformedUrlError } from "./url-text";
+
+/**
+ * What `/status` tells about the running explorer: the part of the service it reads (so this
+ * module does not depend on the service, which serves through it).
+ */
+export interface ExplorerStatusSource {
+  readonly node: { readonly url: string };
+  readonly context: { readonly networkId: number };
+  readonly database: { readonly description: string };
+  readonly ingester: { progress(): IndexProgress[] };
+}
 
 export interface ExplorerRequest {
   readonly method: string;
@@ -48,7 +59,7 @@ interface Route {
   handler: ExplorerRouteHandler;
 }
 
-export function createExplorerHttpHandler(service: ExplorerService, options: { basePath?: string } = {}): ExplorerHttpHandler {
+export function createExplorerHttpHandler(service: ExplorerStatusSource, options: { basePath?: string } = {}): ExplorerHttpHandler {
   const basePath = (options.basePath ?? "").replace(/\/+$/, "");
   const routes: Route[] = [];
   const route: ExplorerHttpHandler["route"] = (path, handler, method = "GET") => routes.push({ method, path, handler });

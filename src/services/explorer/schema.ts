@@ -16,8 +16,10 @@
  */
 import type { SqlDatabase } from "../sql/database";
 import { migrate } from "../sql/migrations";
+import { TOTALS_MIGRATION } from "./schema-totals";
 
-const MIGRATIONS: readonly string[] = [
+/** Every migration, in order (exported so a test can stop at an older version). */
+export const EXPLORER_MIGRATIONS: readonly string[] = [
   `-- Raw containers as the node's index API gave them, and how far each index was read.
    CREATE TABLE explorer_containers (
      index_name text NOT NULL,            -- 'X-tx', 'P-block', 'C-block' (the node's index routes)
@@ -59,7 +61,7 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX transactions_time ON transactions (accepted_at, sequence);
    -- Every output a transaction created (also exported ones, with the destination chain).
    CREATE TABLE outputs (
-     id text PRIMARY KEY,                 -- the UTXO ID, cb58 of utxoId(txID, outputIndex) (xchain/codec/sign.ts)
+     id text PRIMARY KEY,                 -- the UTXO ID, cb58 of utxoId(txID, outputIndex) (utxo/codec/sign.ts)
      transaction_id text NOT NULL REFERENCES transactions (id),
      output_index integer NOT NULL,
      chain_id text NOT NULL,              -- the chain whose UTXO set holds it (the destination for exports)
@@ -205,9 +207,29 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (block_number, log_index)
    );
    CREATE INDEX c_logs_transaction ON c_logs (transaction_hash);`,
+  TOTALS_MIGRATION,
+];
+
+/** The tables whose size follows the chain's (all but the chains, the progress, the assets and their totals). */
+export const CHAIN_SIZED_TABLES: readonly string[] = [
+  "explorer_containers",
+  "transactions",
+  "outputs",
+  "output_addresses",
+  "transaction_inputs",
+  "input_credentials",
+  "addresses",
+  "address_chain",
+  "address_transactions",
+  "address_asset_totals",
+  "address_asset_transactions",
+  "p_blocks",
+  "c_blocks",
+  "c_transactions",
+  "c_logs",
 ];
 
 /** Applies the explorer's migrations not applied yet. */
 export function migrateExplorer(db: SqlDatabase): Promise<void> {
-  return migrate(db, { name: "explorer", lockKey: 7303, migrations: MIGRATIONS });
+  return migrate(db, { name: "explorer", lockKey: 7303, migrations: EXPLORER_MIGRATIONS });
 }

@@ -6,12 +6,19 @@
  */
 import { createExplorerApi } from "./api";
 import { mountExplorerApi } from "./api/mount";
-import { createExplorerHttpHandler, type ExplorerHttpHandler } from "./http";
+import type { SqlDatabase } from "../sql/database";
+import type { ExplorerContext } from "./context";
+import { createExplorerHttpHandler, type ExplorerHttpHandler, type ExplorerStatusSource } from "./http";
 import { createExplorerReader } from "./reader";
-import type { ExplorerService } from "./service";
 import { mountExplorerPages } from "./web";
 
-export function createExplorerSite(service: ExplorerService, options: { basePath?: string } = {}): ExplorerHttpHandler {
+/** The part of a running explorer the site reads (the service, without a dependency on its module). */
+export interface ExplorerSiteSource extends ExplorerStatusSource {
+  readonly database: SqlDatabase;
+  readonly context: ExplorerContext;
+}
+
+export function createExplorerSite(service: ExplorerSiteSource, options: { basePath?: string } = {}): ExplorerHttpHandler {
   const router = createExplorerHttpHandler(service, options);
   const reader = createExplorerReader(service.database, service.context);
   mountExplorerApi(router, createExplorerApi({ reader, context: service.context }));

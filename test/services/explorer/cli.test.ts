@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runCli } from "../../../src/cli/cli";
-import { startCliNode } from "../../helpers/cli-node";
+import { spawnCliNode } from "../../helpers/cli-node";
 import { alive } from "../../helpers/processes";
 import { startFundedNode, xSend, newXAddress } from "./helpers";
 import { waitFor } from "../../helpers/wait-for";
@@ -79,7 +79,7 @@ describe("explorer: the command line", function () {
   });
 
   it("nativekit node --explorer serves the explorer under /explorer on the node's port and turns indexing on", async () => {
-    const started = await startCliNode(["--explorer", "--silent"]);
+    const started = await spawnCliNode(["--explorer", "--silent"]);
     if (!started.started) throw new Error(`the node did not start:\n${started.output}`);
     const node = started.node;
     try {

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { checkExplorerAgainstNode, openExplorerService, type ExplorerService } from "../../../src/services/explorer";
-import { utxoId } from "../../../src/xchain/codec";
+import { utxoId } from "../../../src/utxo/codec";
 import { decodeCb58, encodeCb58 } from "../../../src/encoding";
 import { contractToExchangeChain, createAsset, cTransfer, deployLogger, callLogger, exchangeToContractChain, type FundedNode, newXAddress, platformToExchange, startFundedNode, xSend } from "./helpers";
 

@@ -9,7 +9,7 @@ import { ethers } from "ethers";
 import { createNodeClient, createPlatformChainClient, type Credentials, type NodeClient, type PlatformChainClient } from "../../../src/clients";
 import { contractToExchange, exchangeToContract } from "../../../src/flows/cross-chain";
 import { LOCAL_TEST_KEY } from "../../../src/network/constants";
-import { LocalNetwork } from "../../../src/node/local-network";
+import { NodeChains } from "../../../src/node/node-chains";
 import { type HttpNode, startHttpNode } from "../../../src/node/http-server";
 
 export const CREDENTIALS: Credentials = { username: "explorer-test", password: "a-Strong-passw0rd-for-tests" };
@@ -17,7 +17,7 @@ export const CREDENTIALS: Credentials = { username: "explorer-test", password: "
 export const TEST_KEY_HEX = "0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027";
 
 export interface FundedNode {
-  network: LocalNetwork;
+  network: NodeChains;
   /** The HTTP server (a test may close it and serve the network again on the same port). */
   http: HttpNode;
   url: string;
@@ -33,7 +33,7 @@ export interface FundedNode {
 }
 
 export async function startFundedNode(options: { indexEnabled?: boolean } = {}): Promise<FundedNode> {
-  const network = await LocalNetwork.create({ management: { indexEnabled: options.indexEnabled ?? true } });
+  const network = await NodeChains.create({ management: { indexEnabled: options.indexEnabled ?? true } });
   const { getRoutes, authorize } = network.management;
   const http = await startHttpNode({ port: 0, routes: network.routes, getRoutes, authorize });
   const url = http.url;

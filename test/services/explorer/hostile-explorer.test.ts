@@ -13,7 +13,7 @@ import { createNodeClient, createPlatformChainClient, NODE_TOKEN_ENV, type NodeC
 import { runCli } from "../../../src/cli/cli";
 import { LOCAL_TEST_KEY } from "../../../src/network/constants";
 import { type HttpNode, startHttpNode } from "../../../src/node/http-server";
-import { LocalNetwork } from "../../../src/node/local-network";
+import { NodeChains } from "../../../src/node/node-chains";
 import { EXPLORER_NODE_PATHS, type ExplorerServer, startExplorerServer } from "../../../src/services/explorer";
 import { CREDENTIALS, type FundedNode, startFundedNode } from "./helpers";
 import { waitFor } from "../../helpers/wait-for";
@@ -148,7 +148,7 @@ describe("hostile explorer input", function () {
   });
 
   describe("an explorer following a node started with --api-auth-required", () => {
-    let network: LocalNetwork;
+    let network: NodeChains;
     let http: HttpNode;
     let admin: NodeClient;
 
@@ -168,7 +168,7 @@ describe("hostile explorer input", function () {
     }
 
     before(async () => {
-      network = await LocalNetwork.create({ management: { indexEnabled: true, apiAuthRequired: true, apiAuthPassword: PASSWORD } });
+      network = await NodeChains.create({ management: { indexEnabled: true, apiAuthRequired: true, apiAuthPassword: PASSWORD } });
       const { getRoutes, authorize } = network.management;
       http = await startHttpNode({ port: 0, routes: network.routes, getRoutes, authorize });
       admin = createNodeClient({ url: http.url });

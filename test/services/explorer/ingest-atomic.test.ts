@@ -4,7 +4,7 @@ import { decodeCb58, encodeCb58, formatBech32Address } from "../../../src/encodi
 import { LOCAL_NETWORK } from "../../../src/network/constants";
 import type { ExplorerContext } from "../../../src/services/explorer";
 import { decodeAtomicTx, decodeExtData } from "../../../src/services/explorer/ingest/atomic-tx";
-import { shortIdFromPrivateKey, TypeId, utxoId } from "../../../src/xchain/codec";
+import { shortIdFromPrivateKey, TypeId, utxoId } from "../../../src/utxo/codec";
 
 /** The explorer's own reader of contract-chain atomic transactions against the node's encoder. */
 const KEY = new Uint8Array(32).fill(7);

@@ -17,7 +17,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { encodeCb58 } from "../../../encoding";
-import { ByteReader, type TransferableInput, type TransferableOutput, TypeId } from "../../../xchain/codec";
+import { ByteReader, type TransferableInput, type TransferableOutput, TypeId } from "../../../utxo/codec";
 import type { ExplorerContext } from "../context";
 import { credentialRows, hexOf, inputRows, nativeFee, outputRow } from "./outputs";
 import type { TransactionRow } from "./rows";

@@ -10,7 +10,7 @@
  */
 import { createExchangeChainClient, createPlatformChainClient, createContractChainClient, decodeNodeBytes } from "../../../clients";
 import { encodeCb58 } from "../../../encoding";
-import { decodeUtxo, utxoId } from "../../../xchain/codec";
+import { decodeUtxo, utxoId } from "../../../utxo/codec";
 import type { SqlDatabase } from "../../sql/database";
 import type { ExplorerContext } from "../context";
 import type { NodeSource } from "./node-source";

@@ -10,7 +10,7 @@
 import type { IndexContainer } from "../../../clients";
 import { NodeClientError } from "../../../clients";
 import { encodeCb58 } from "../../../encoding";
-import { decodeUtxo, TypeId } from "../../../xchain/codec";
+import { decodeUtxo, TypeId } from "../../../utxo/codec";
 import type { SqlQueries } from "../../sql/database";
 import type { ExplorerContext } from "../context";
 import { decodeAtomicTx } from "./atomic-tx";

@@ -6,7 +6,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { encodeCb58 } from "../../../encoding";
-import { parseSignedTx, producedUtxos, TypeId, type UnsignedTx } from "../../../xchain/codec";
+import { parseSignedTx, producedUtxos, TypeId, type UnsignedTx } from "../../../utxo/codec";
 import type { ExplorerContext } from "../context";
 import { credentialRows, hexOf, inputRows, nativeFee, outputRow, referencedInput } from "./outputs";
 import type { AssetRow, InputRow, TransactionRow } from "./rows";

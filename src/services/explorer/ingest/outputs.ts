@@ -5,7 +5,7 @@
  * credentials with the signer each signature recovers to.
  */
 import { encodeCb58, formatBech32Address } from "../../../encoding";
-import { type Output, recoverPublicKey, shortIdFromPublicKey, type TransferableInput, utxoId } from "../../../xchain/codec";
+import { type Output, recoverPublicKey, shortIdFromPublicKey, type TransferableInput, utxoId } from "../../../utxo/codec";
 import type { ExplorerContext } from "../context";
 import type { CredentialRow, InputRow, OutputRow } from "./rows";
 
@@ -69,10 +69,27 @@ export function credentialRows(context: ExplorerContext, hash: Uint8Array, crede
       } catch {
         return;
       }
-      rows.push({ inputPosition, position, address: formatBech32Address(shortIdFromPublicKey(publicKey), context.hrp), publicKey: hexOf(publicKey), signature: hexOf(signature) });
+      const publicKeyHex = hexOf(publicKey);
+      rows.push({ inputPosition, position, address: signerAddress(context.hrp, publicKey, publicKeyHex), publicKey: publicKeyHex, signature: hexOf(signature) });
     });
   });
   return rows;
+}
+
+/** Signers' addresses by public key: a chain's signers are few and sign again and again. */
+const signerAddresses = new Map<string, string>();
+const SIGNER_CACHE_SIZE = 100_000;
+
+/** The bech32 address of a recovered (so valid, compressed) public key, remembered. */
+function signerAddress(hrp: string, publicKey: Uint8Array, publicKeyHex: string): string {
+  const key = `${hrp}:${publicKeyHex}`;
+  let address = signerAddresses.get(key);
+  if (address === undefined) {
+    if (signerAddresses.size >= SIGNER_CACHE_SIZE) signerAddresses.clear();
+    address = formatBech32Address(shortIdFromPublicKey(publicKey), hrp);
+    signerAddresses.set(key, address);
+  }
+  return address;
 }
 
 /** Native-asset fee: what the inputs bring minus what the outputs (exported ones included) take. */

@@ -5,7 +5,7 @@
  * Signature []byte (byte slices: uint32 length, then the bytes; integers big-endian). The first
  * contract-chain container of a local network is the raw block, built before the wrapper starts.
  */
-import { ByteReader } from "../../../xchain/codec";
+import { ByteReader } from "../../../utxo/codec";
 
 /** The inner block's bytes when `bytes` is a proposer block, else undefined. */
 export function unwrapProposerBlock(bytes: Uint8Array): Uint8Array | undefined {

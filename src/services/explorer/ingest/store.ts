@@ -11,24 +11,9 @@
 import type { SqlQueries, SqlValue } from "../../sql/database";
 import type { ExplorerIndexName } from "./node-source";
 import type { CBlockRow, DecodedContainer, TransactionRow } from "./rows";
-
-/** PostgreSQL binds at most 65535 parameters per statement. */
-const MAX_PARAMETERS = 60_000;
+import { arrayLiteral, insertRows } from "./bulk-insert";
 
 const amount = (value: bigint | null): string | null => (value === null ? null : value.toString());
-
-async function insertRows(q: SqlQueries, table: string, columns: readonly string[], rows: readonly SqlValue[][], onConflict = "ON CONFLICT DO NOTHING"): Promise<void> {
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const chunk = rows.slice(start, start + perStatement);
-    const params: SqlValue[] = [];
-    const tuples = chunk.map((row) => `(${row.map((value) => `$${params.push(value)}`).join(", ")})`);
-    await q.query(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${tuples.join(", ")} ${onConflict}`, params);
-  }
-}
-
-/** A text[] parameter: cb58 IDs hold no commas, quotes or braces. */
-const textArray = (values: readonly string[]): string => `{${values.join(",")}}`;
 
 /** Stores rows of transactions (of any chain) and links spent outputs both ways. */
 export async function storeTransactions(q: SqlQueries, txs: readonly TransactionRow[]): Promise<void> {
@@ -61,12 +46,20 @@ export async function storeTransactions(q: SqlQueries, txs: readonly Transaction
     txs.flatMap((t) => t.assets.map((a) => [a.id, a.chainId, a.name, a.symbol, a.alias, a.denomination, a.variableCap, a.nft, t.acceptedAt, t.id])),
   );
   await storeAddresses(q, txs);
+  // Two statements, each led by an index: this batch's inputs to the outputs they spend, and
+  // this batch's outputs to inputs stored before them. The second sees what the first linked.
+  // (The running totals follow by trigger: schema-totals.ts.)
   await q.query(
     `UPDATE outputs o SET redeeming_transaction_id = ti.transaction_id, redeemed_at = t.accepted_at
        FROM transaction_inputs ti JOIN transactions t ON t.id = ti.transaction_id
-      WHERE o.id = ti.output_id AND o.redeeming_transaction_id IS NULL
-        AND (ti.transaction_id = ANY($1::text[]) OR o.id = ANY($2::text[]))`,
-    [textArray(txs.map((t) => t.id)), textArray(outputs.map((o) => o.id))],
+      WHERE ti.transaction_id = ANY($1::text[]) AND o.id = ti.output_id AND o.redeeming_transaction_id IS NULL`,
+    [arrayLiteral(txs.map((t) => t.id))],
+  );
+  await q.query(
+    `UPDATE outputs o SET redeeming_transaction_id = ti.transaction_id, redeemed_at = t.accepted_at
+       FROM transaction_inputs ti JOIN transactions t ON t.id = ti.transaction_id
+      WHERE o.id = ANY($1::text[]) AND ti.output_id = o.id AND o.redeeming_transaction_id IS NULL`,
+    [arrayLiteral(outputs.map((o) => o.id))],
   );
 }
 
@@ -94,7 +87,16 @@ async function storeAddresses(q: SqlQueries, txs: readonly TransactionRow[]): Pr
     "ON CONFLICT (address) DO UPDATE SET public_key = COALESCE(addresses.public_key, EXCLUDED.public_key)",
   );
   await insertRows(q, "address_chain", ["address", "chain_id", "first_seen_at"], [...chains.values()], "ON CONFLICT (address, chain_id) DO UPDATE SET first_seen_at = LEAST(address_chain.first_seen_at, EXCLUDED.first_seen_at)");
-  await insertRows(q, "address_transactions", ["address", "transaction_id", "chain_id", "accepted_at"], [...touched.values()]);
+  // The transaction's ingestion sequence, so an address's history is read in order from an index.
+  const rows = [...touched.values()];
+  await q.query(
+    `INSERT INTO address_transactions (address, transaction_id, chain_id, accepted_at, sequence)
+     SELECT u.address, u.transaction_id, u.chain_id, u.accepted_at, t.sequence
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS u(address, transaction_id, chain_id, accepted_at)
+       JOIN transactions t ON t.id = u.transaction_id
+     ON CONFLICT DO NOTHING`,
+    [0, 1, 2, 3].map((column) => arrayLiteral(rows.map((r) => r[column] ?? null))),
+  );
 }
 
 async function storeContractBlocks(q: SqlQueries, blocks: readonly CBlockRow[]): Promise<void> {

@@ -1,11 +1,13 @@
 /**
  * Exchange- and platform-chain addresses: per asset, the balance (unspent outputs it owns), what
  * it received and sent, its unspent output count and the number of transactions that created or
- * spent its outputs — all summed by the database. An address is known once it owned an output,
+ * spent its outputs — read from the running totals the ingester keeps per chain and over all
+ * chains (ingest/totals.ts); only a lookup over two chains of three is summed from the outputs
+ * (the totals of a subset cannot be added: one transaction may touch both). An address is known once it owned an output,
  * signed an input or was linked to a chain (receive-only addresses included). Lists answer one
  * record per address and chain (the reference's shape), ordered by address, then chain.
  */
-import type { SqlQueries } from "../../sql/database";
+import type { SqlQueries, SqlRow } from "../../sql/database";
 import type { AddressAssetRecord, AddressRecord } from "../records";
 import { afterCursor, pageOf } from "./cursor";
 import type { AddressesParams, Page } from "./parameters";
@@ -17,23 +19,23 @@ interface AddressKey {
   chainId: string;
 }
 
-/** Asset statistics of these addresses, per chain or over all chains. */
-async function assetsOf(db: SqlQueries, addresses: readonly string[], chainIds: readonly string[], perChain: boolean): Promise<Map<string, Record<string, AddressAssetRecord>>> {
+/** How the asset statistics are read: per chain (list records), over one chain or all (a lookup), or over several chains. */
+type Scope = "per-chain" | "one-or-all" | "several";
+
+/** Asset statistics of these addresses from the running totals, keyed by address and the record's chain. */
+async function assetTotalsOf(db: SqlQueries, addresses: readonly string[], chainIds: readonly string[], scope: "per-chain" | "one-or-all"): Promise<Map<string, Record<string, AddressAssetRecord>>> {
   const params = new SqlParams();
-  const chainFilter = chainIds.length > 0 ? `AND o.chain_id = ANY(${params.bindList(chainIds)})` : "";
+  const chains = scope === "one-or-all" ? (chainIds.length === 1 ? chainIds[0]! : "") : undefined;
+  const chainFilter = chains === undefined ? `chain_id = ANY(${params.bindList(chainIds)})` : `chain_id = ${params.bind(chains)}`;
   const rows = await db.query(
-    `SELECT oa.address, ${perChain ? "o.chain_id" : "''"} AS chain_id, o.asset_id,
-       coalesce(sum(o.amount) FILTER (WHERE tx.created), 0)::text AS received,
-       coalesce(sum(o.amount) FILTER (WHERE tx.created AND o.redeeming_transaction_id IS NOT NULL), 0)::text AS sent,
-       coalesce(sum(o.amount) FILTER (WHERE tx.created AND o.redeeming_transaction_id IS NULL), 0)::text AS balance,
-       count(*) FILTER (WHERE tx.created AND o.redeeming_transaction_id IS NULL) AS utxos,
-       count(DISTINCT tx.id) AS transactions
-     FROM output_addresses oa JOIN outputs o ON o.id = oa.output_id
-     CROSS JOIN LATERAL (VALUES (true, o.transaction_id), (false, o.redeeming_transaction_id)) AS tx(created, id)
-     WHERE oa.address = ANY(${params.bindList(addresses)}) ${chainFilter}
-     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    `SELECT address, ${scope === "per-chain" ? "chain_id" : "''"} AS chain_id, asset_id, received::text AS received, sent::text AS sent, balance::text AS balance, utxos, transactions
+     FROM address_asset_totals WHERE address = ANY(${params.bindList(addresses)}) AND ${chainFilter} ORDER BY 1, 2, 3`,
     params.values,
   );
+  return recordsByKey(rows);
+}
+
+function recordsByKey(rows: readonly SqlRow[]): Map<string, Record<string, AddressAssetRecord>> {
   const byKey = new Map<string, Record<string, AddressAssetRecord>>();
   for (const row of rows) {
     const key = `${text(row, "address")} ${text(row, "chain_id")}`;
@@ -52,20 +54,39 @@ async function assetsOf(db: SqlQueries, addresses: readonly string[], chainIds: 
   return byKey;
 }
 
-async function addressRecords(db: SqlQueries, keys: readonly AddressKey[], chainIds: readonly string[], perChain: boolean): Promise<AddressRecord[]> {
+/** Asset statistics of these addresses over several chains, summed from their outputs. */
+async function summedAssetsOf(db: SqlQueries, addresses: readonly string[], chainIds: readonly string[]): Promise<Map<string, Record<string, AddressAssetRecord>>> {
+  const params = new SqlParams();
+  const rows = await db.query(
+    `SELECT oa.address, '' AS chain_id, o.asset_id,
+       coalesce(sum(o.amount) FILTER (WHERE tx.created), 0)::text AS received,
+       coalesce(sum(o.amount) FILTER (WHERE tx.created AND o.redeeming_transaction_id IS NOT NULL), 0)::text AS sent,
+       coalesce(sum(o.amount) FILTER (WHERE tx.created AND o.redeeming_transaction_id IS NULL), 0)::text AS balance,
+       count(*) FILTER (WHERE tx.created AND o.redeeming_transaction_id IS NULL) AS utxos,
+       count(DISTINCT tx.id) AS transactions
+     FROM output_addresses oa JOIN outputs o ON o.id = oa.output_id
+     CROSS JOIN LATERAL (VALUES (true, o.transaction_id), (false, o.redeeming_transaction_id)) AS tx(created, id)
+     WHERE oa.address = ANY(${params.bindList(addresses)}) AND o.chain_id = ANY(${params.bindList(chainIds)})
+     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    params.values,
+  );
+  return recordsByKey(rows);
+}
+
+async function addressRecords(db: SqlQueries, keys: readonly AddressKey[], chainIds: readonly string[], scope: Scope): Promise<AddressRecord[]> {
   if (keys.length === 0) return [];
   const addresses = [...new Set(keys.map((k) => k.address))];
   const params = new SqlParams();
   const publicKeys = new Map(
     (await db.query(`SELECT address, public_key FROM addresses WHERE address = ANY(${params.bindList(addresses)})`, params.values)).map((r) => [text(r, "address"), nullableText(r, "public_key")]),
   );
-  const assets = await assetsOf(db, addresses, chainIds, perChain);
+  const assets = scope === "several" ? await summedAssetsOf(db, addresses, chainIds) : await assetTotalsOf(db, addresses, chainIds, scope);
   return keys.map((k) => ({ chainID: k.chainId, address: k.address, publicKey: publicKeys.get(k.address) ?? null, assets: assets.get(`${k.address} ${k.chainId}`) ?? {} }));
 }
 
 /** Records of known addresses over all chains (chainID ""), in the given order. */
 export function addressRecordsOverAllChains(db: SqlQueries, addresses: readonly string[]): Promise<AddressRecord[]> {
-  return addressRecords(db, addresses.map((address) => ({ address, chainId: "" })), [], false);
+  return addressRecords(db, addresses.map((address) => ({ address, chainId: "" })), [], "one-or-all");
 }
 
 /**
@@ -80,7 +101,7 @@ export async function readAddress(db: SqlQueries, address: string, chainIds: rea
   );
   if (known.length === 0) return undefined;
   const chainId = chainIds.length === 1 ? chainIds[0]! : "";
-  const [record] = await addressRecords(db, [{ address, chainId: "" }], chainIds, false);
+  const [record] = await addressRecords(db, [{ address, chainId: "" }], chainIds, chainIds.length > 1 ? "several" : "one-or-all");
   return record === undefined ? undefined : { ...record, chainID: chainId };
 }
 
@@ -99,7 +120,7 @@ export async function listAddresses(db: SqlQueries, p: AddressesParams): Promise
     rows,
     p.limit,
     (r) => [text(r, "address"), text(r, "chain_id")],
-    (shown) => addressRecords(db, shown.map((r) => ({ address: text(r, "address"), chainId: text(r, "chain_id") })), shown.map((r) => text(r, "chain_id")), true),
+    (shown) => addressRecords(db, shown.map((r) => ({ address: text(r, "address"), chainId: text(r, "chain_id") })), shown.map((r) => text(r, "chain_id")), "per-chain"),
   );
 }
 

@@ -1,5 +1,5 @@
 /**
- * Assets with their current supply, summed by the database: the asset's unspent outputs on every
+ * Assets with their current supply, kept by the ingester (ingest/totals.ts): the asset's unspent outputs on every
  * chain (exported outputs in flight included), plus what the contract chain holds in account
  * balances — the outputs its imports consumed, less the outputs its exports created. For the
  * native asset that last part is an upper bound: the contract chain's gas and atomic fees are
@@ -18,21 +18,10 @@ export async function assetRecords(db: SqlQueries, rows: readonly SqlRow[]): Pro
   if (rows.length === 0) return [];
   const params = new SqlParams();
   const supplies = new Map(
-    (
-      await db.query(
-        `WITH c AS (SELECT id FROM chains WHERE alias = 'C')
-         SELECT o.asset_id,
-                (sum(CASE WHEN o.redeeming_transaction_id IS NULL THEN o.amount ELSE 0 END)
-                 + sum(CASE WHEN spender.chain_id = (SELECT id FROM c) THEN o.amount ELSE 0 END)
-                 - sum(CASE WHEN creator.chain_id = (SELECT id FROM c) THEN o.amount ELSE 0 END))::text AS supply
-           FROM outputs o
-           JOIN transactions creator ON creator.id = o.transaction_id
-           LEFT JOIN transactions spender ON spender.id = o.redeeming_transaction_id
-          WHERE o.asset_id = ANY(${params.bindList(rows.map((r) => text(r, "id")))})
-          GROUP BY o.asset_id`,
-        params.values,
-      )
-    ).map((r) => [text(r, "asset_id"), text(r, "supply")]),
+    (await db.query(`SELECT asset_id, supply::text AS supply FROM asset_totals WHERE asset_id = ANY(${params.bindList(rows.map((r) => text(r, "id")))})`, params.values)).map((r) => [
+      text(r, "asset_id"),
+      text(r, "supply"),
+    ]),
   );
   return rows.map((row) => ({
     id: text(row, "id"),
@@ -76,15 +65,14 @@ export interface AssetHolder {
 }
 
 /**
- * The addresses holding the asset, largest balance first (ties by address): sums of the unspent
- * outputs each owns, over every chain. An output with several owners counts fully for each, as
+ * The addresses holding the asset, largest balance first (ties by address): the running totals of
+ * the unspent outputs each owns, over every chain. An output with several owners counts fully for each, as
  * in the addresses' own balances.
  */
 export async function readAssetHolders(db: SqlQueries, assetId: string, limit: number): Promise<AssetHolder[]> {
   const rows = await db.query(
-    `SELECT oa.address, sum(o.amount)::text AS balance, sum(o.amount) AS ordering FROM outputs o JOIN output_addresses oa ON oa.output_id = o.id
-     WHERE o.asset_id = $1 AND o.redeeming_transaction_id IS NULL GROUP BY oa.address HAVING sum(o.amount) > 0
-     ORDER BY ordering DESC, oa.address LIMIT $2`,
+    `SELECT address, balance::text AS balance FROM address_asset_totals
+     WHERE asset_id = $1 AND chain_id = '' AND balance > 0 ORDER BY address_asset_totals.balance DESC, address LIMIT $2`,
     [assetId, limit],
   );
   return rows.map((r) => ({ address: text(r, "address"), balance: text(r, "balance") }));

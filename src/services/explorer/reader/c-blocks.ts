@@ -18,7 +18,7 @@ const BLOCK_COLUMNS = `number::text AS number, hash, parent_hash, sha3_uncles, m
 export async function readCBlock(db: SqlQueries, height: number | "latest"): Promise<CBlockRecord | undefined> {
   const rows =
     height === "latest"
-      ? await db.query(`SELECT ${BLOCK_COLUMNS} FROM c_blocks ORDER BY number DESC LIMIT 1`)
+      ? await db.query(`SELECT ${BLOCK_COLUMNS} FROM c_blocks ORDER BY c_blocks.number DESC LIMIT 1`)
       : await db.query(`SELECT ${BLOCK_COLUMNS} FROM c_blocks WHERE number = $1`, [height]);
   const row = rows[0];
   if (row === undefined) return undefined;
@@ -103,7 +103,7 @@ export async function listCBlocks(db: SqlQueries, p: CBlocksParams): Promise<CBl
     const params = new SqlParams();
     const where = rangeSql(params, "number", p);
     blocks = await db.query(
-      `SELECT ${BLOCK_COLUMNS} FROM c_blocks ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY number DESC LIMIT ${params.bind(p.blockLimit)}`,
+      `SELECT ${BLOCK_COLUMNS} FROM c_blocks ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY c_blocks.number DESC LIMIT ${params.bind(p.blockLimit)}`,
       params.values,
     );
   }

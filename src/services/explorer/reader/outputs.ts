@@ -8,16 +8,16 @@ import { afterCursor, pageOf } from "./cursor";
 import type { OutputsParams, Page } from "./parameters";
 import { SqlParams, groupBy, int, isoTime, nullableText, text } from "./sql";
 
-const OUTPUT_COLUMNS = `o.id, o.transaction_id, o.output_index, o.chain_id, o.asset_id, o.output_type::text AS output_type,
+export const OUTPUT_COLUMNS = `o.id, o.transaction_id, o.output_index, o.chain_id, o.asset_id, o.output_type::text AS output_type,
   o.amount::text AS amount, o.locktime::text AS locktime, o.threshold, o.group_id, o.payload, o.stake::text AS stake,
   o.accepted_at::text AS accepted_at, o.redeeming_transaction_id`;
 
-/** The records of these output rows, with their addresses in order. */
+/** The records of these output rows, with their addresses in order (one query for all). */
 export async function outputRecords(db: SqlQueries, rows: readonly SqlRow[]): Promise<OutputRecord[]> {
   if (rows.length === 0) return [];
   const params = new SqlParams();
   const owners = await db.query(
-    `SELECT output_id, address FROM output_addresses WHERE output_id = ANY(${params.bindList(rows.map((r) => text(r, "id")))}) ORDER BY output_id, position`,
+    `SELECT output_id, address FROM output_addresses WHERE output_id = ANY(${params.bindList([...new Set(rows.map((r) => text(r, "id")))])}) ORDER BY output_id, position`,
     params.values,
   );
   const addressesOf = groupBy(owners, "output_id");
@@ -47,22 +47,32 @@ export async function outputRowsByIds(db: SqlQueries, ids: readonly string[]): P
   return db.query(`SELECT ${OUTPUT_COLUMNS} FROM outputs o WHERE o.id = ANY(${params.bindList(ids)})`, params.values);
 }
 
-/** The outputs each of these transactions created, in output order. */
-export async function outputsOfTransactions(db: SqlQueries, transactionIds: readonly string[]): Promise<Map<string, OutputRecord[]>> {
-  if (transactionIds.length === 0) return new Map();
+/**
+ * In one statement: the outputs with these IDs (the inputs' spent outputs) and the outputs these
+ * transactions created, in output order.
+ */
+export async function spentAndCreatedOutputs(db: SqlQueries, outputIds: readonly string[], transactionIds: readonly string[]): Promise<{ byId: Map<string, OutputRecord>; ofTransaction: Map<string, OutputRecord[]> }> {
   const params = new SqlParams();
-  const rows = await db.query(
-    `SELECT ${OUTPUT_COLUMNS} FROM outputs o WHERE o.transaction_id = ANY(${params.bindList(transactionIds)}) ORDER BY o.transaction_id, o.output_index`,
-    params.values,
-  );
+  const rows =
+    outputIds.length + transactionIds.length === 0
+      ? []
+      : await db.query(
+          // Each half led by its own index; an output may be in both.
+          `SELECT true AS spent, ${OUTPUT_COLUMNS} FROM outputs o WHERE o.id = ANY(${params.bindList(outputIds)})
+           UNION ALL
+           (SELECT false, ${OUTPUT_COLUMNS} FROM outputs o WHERE o.transaction_id = ANY(${params.bindList(transactionIds)}) ORDER BY o.transaction_id, o.output_index)`,
+          params.values,
+        );
+  // One owners query for both halves.
   const records = await outputRecords(db, rows);
-  const byTransaction = new Map<string, OutputRecord[]>();
-  for (const record of records) {
-    const list = byTransaction.get(record.transactionID);
-    if (list === undefined) byTransaction.set(record.transactionID, [record]);
+  const byId = new Map(records.filter((_, i) => String(rows[i]!.spent) === "true").map((r) => [r.id, r]));
+  const ofTransaction = new Map<string, OutputRecord[]>();
+  for (const record of records.filter((_, i) => String(rows[i]!.spent) !== "true")) {
+    const list = ofTransaction.get(record.transactionID);
+    if (list === undefined) ofTransaction.set(record.transactionID, [record]);
     else list.push(record);
   }
-  return byTransaction;
+  return { byId, ofTransaction };
 }
 
 export async function readOutput(db: SqlQueries, id: string): Promise<OutputRecord | undefined> {

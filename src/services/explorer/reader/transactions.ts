@@ -1,13 +1,13 @@
 /**
  * Exchange- and platform-chain transactions (and the contract chain's atomic ones) as records:
  * their inputs (the spent outputs with the credentials that unlocked them), their outputs, and
- * per-asset totals summed by the database (numeric, never through JS numbers). A list is ordered
- * by acceptance time, then ingestion sequence (its keyset), either way.
+ * per-asset totals of both, summed exactly (bigint, never through JS numbers) from the outputs
+ * read. A list is ordered by acceptance time, then ingestion sequence (its keyset), either way.
  */
 import type { SqlQueries, SqlRow } from "../../sql/database";
 import type { CredentialRecord, InputRecord, TransactionRecord } from "../records";
 import { afterCursor, pageOf } from "./cursor";
-import { outputRecords, outputRowsByIds, outputsOfTransactions } from "./outputs";
+import { spentAndCreatedOutputs } from "./outputs";
 import type { Page, TransactionsParams } from "./parameters";
 import { SqlParams, groupBy, int, isoTime, text } from "./sql";
 
@@ -29,10 +29,7 @@ export async function transactionRecords(db: SqlQueries, rows: readonly SqlRow[]
      WHERE transaction_id = ANY(${credentialsParams.bindList(ids)}) ORDER BY transaction_id, input_position, position`,
     credentialsParams.values,
   );
-  const spent = new Map((await outputRecords(db, await outputRowsByIds(db, inputs.map((i) => text(i, "output_id"))))).map((o) => [o.id, o]));
-  const outputs = await outputsOfTransactions(db, ids);
-  const inputTotals = await totals(db, ids, "JOIN transaction_inputs ti ON ti.output_id = o.id", "ti.transaction_id");
-  const outputTotals = await totals(db, ids, "", "o.transaction_id");
+  const { byId: spent, ofTransaction: outputs } = await spentAndCreatedOutputs(db, inputs.map((i) => text(i, "output_id")), ids);
   const inputsOf = groupBy(inputs, "transaction_id");
   const credentialsOf = groupBy(credentials, "transaction_id");
 
@@ -52,8 +49,8 @@ export async function transactionRecords(db: SqlQueries, rows: readonly SqlRow[]
       inputs: txInputs,
       outputs: outputs.get(id) ?? [],
       memo: Buffer.from(text(row, "memo"), "hex").toString("base64"),
-      inputTotals: inputTotals.get(id) ?? {},
-      outputTotals: outputTotals.get(id) ?? {},
+      inputTotals: totalsOf(txInputs.flatMap((input) => ("amount" in input.output ? [input.output] : []))),
+      outputTotals: totalsOf(outputs.get(id) ?? []),
       reusedAddressTotals: null,
       timestamp: isoTime(row.accepted_at),
       txFee: Number(text(row, "tx_fee")),
@@ -62,22 +59,11 @@ export async function transactionRecords(db: SqlQueries, rows: readonly SqlRow[]
   });
 }
 
-/** Per transaction, per asset: the sum of the amounts of the outputs joined in (SQL numeric). */
-async function totals(db: SqlQueries, ids: readonly string[], join: string, transactionColumn: string): Promise<Map<string, Record<string, string>>> {
-  const params = new SqlParams();
-  const rows = await db.query(
-    `SELECT ${transactionColumn} AS transaction_id, o.asset_id, sum(o.amount)::text AS total FROM outputs o ${join}
-     WHERE ${transactionColumn} = ANY(${params.bindList(ids)}) GROUP BY 1, 2 ORDER BY 1, 2`,
-    params.values,
-  );
-  const byTransaction = new Map<string, Record<string, string>>();
-  for (const row of rows) {
-    const id = text(row, "transaction_id");
-    const assets = byTransaction.get(id) ?? {};
-    assets[text(row, "asset_id")] = text(row, "total");
-    byTransaction.set(id, assets);
-  }
-  return byTransaction;
+/** Per asset (in ID order), the sum of the outputs' amounts, exact (bigint), as decimal strings. */
+function totalsOf(outputs: readonly { assetID: string; amount: string }[]): Record<string, string> {
+  const sums = new Map<string, bigint>();
+  for (const o of outputs) sums.set(o.assetID, (sums.get(o.assetID) ?? 0n) + BigInt(o.amount));
+  return Object.fromEntries([...sums.keys()].sort().map((asset) => [asset, sums.get(asset)!.toString()]));
 }
 
 /** Transaction rows by ID (any order). */
@@ -92,11 +78,22 @@ export async function readTransaction(db: SqlQueries, id: string): Promise<Trans
   return record;
 }
 
+/**
+ * A page of transactions. With one address the page is read from that address's history
+ * (`address_transactions`, indexed by address and order) instead of walking every transaction
+ * for those that touched it; with one chain the chain is an equality, so the chain's index gives
+ * the order.
+ */
 export async function listTransactions(db: SqlQueries, p: TransactionsParams): Promise<Page<TransactionRecord>> {
   const params = new SqlParams();
-  const where = [`t.accepted_at >= ${params.bind(p.startTime)}`, `t.accepted_at <= ${params.bind(p.endTime)}`];
-  if (p.chainIds.length > 0) where.push(`t.chain_id = ANY(${params.bindList(p.chainIds)})`);
-  if (p.addresses.length > 0) {
+  const oneAddress = p.addresses.length === 1;
+  // The order columns: the address history carries the transaction's time and sequence.
+  const [time, sequence] = oneAddress ? ["at.accepted_at", "at.sequence"] : ["t.accepted_at", "t.sequence"];
+  const where = [`${time} >= ${params.bind(p.startTime)}`, `${time} <= ${params.bind(p.endTime)}`];
+  if (p.chainIds.length === 1) where.push(`t.chain_id = ${params.bind(p.chainIds[0]!)}`);
+  else if (p.chainIds.length > 1) where.push(`t.chain_id = ANY(${params.bindList(p.chainIds)})`);
+  if (oneAddress) where.push(`at.address = ${params.bind(p.addresses[0]!)}`);
+  else if (p.addresses.length > 0) {
     where.push(`EXISTS (SELECT 1 FROM address_transactions at WHERE at.transaction_id = t.id AND at.address = ANY(${params.bindList(p.addresses)}))`);
   }
   if (p.assetId !== undefined) {
@@ -107,11 +104,12 @@ export async function listTransactions(db: SqlQueries, p: TransactionsParams): P
   if (p.query !== undefined) where.push(`starts_with(t.id, ${params.bind(p.query)})`);
   // The direction is one of two fixed words, never the caller's text.
   const descending = p.sort === "timestamp-desc";
-  if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [["t.accepted_at", "bigint"], ["t.sequence", "bigint"]], descending));
+  if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [[time, "bigint"], [sequence, "bigint"]], descending));
   const direction = descending ? "DESC" : "ASC";
+  const from = oneAddress ? "address_transactions at JOIN transactions t ON t.id = at.transaction_id" : "transactions t";
   const rows = await db.query(
-    `SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE ${where.join(" AND ")}
-     ORDER BY t.accepted_at ${direction}, t.sequence ${direction} LIMIT ${params.bind(p.limit + 1)}`,
+    `SELECT ${TRANSACTION_COLUMNS} FROM ${from} WHERE ${where.join(" AND ")}
+     ORDER BY ${time} ${direction}, ${sequence} ${direction} LIMIT ${params.bind(p.limit + 1)}`,
     params.values,
   );
   return pageOf(rows, p.limit, (r) => [Number(r.accepted_at), Number(r.sequence)], (shown) => transactionRecords(db, shown));

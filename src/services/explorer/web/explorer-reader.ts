@@ -3,10 +3,8 @@
  * or a few reader calls with the list parameters filled in (the whole history, newest first).
  */
 import type { ExplorerReader } from "../reader";
-import type { Holder, PagesReader } from "./reader";
+import type { PagesReader } from "./reader";
 
-/** How many address records are summed to find an asset's holders (a list endpoint's maximum). */
-const HOLDER_SCAN_LIMIT = 5000;
 const SEARCH_LIMIT = 50;
 /** More than the chains an address can be on. */
 const CHAINS_LIMIT = 100;
@@ -30,16 +28,8 @@ export function pagesReaderOf(reader: ExplorerReader): PagesReader {
     address: async (address) => (await reader.addresses({ ...allTime(), limit: CHAINS_LIMIT, chainIds: [], addresses: [address] })).items,
     asset: (id) => reader.asset(id),
     assets: async (limit) => (await reader.assets({ ...allTime(), limit, chainIds: [] })).items,
-    holders: async (assetId, limit) => {
-      const page = await reader.addresses({ ...allTime(), limit: HOLDER_SCAN_LIMIT, chainIds: [], addresses: [] });
-      const balances = new Map<string, bigint>();
-      for (const record of page.items) {
-        const balance = BigInt(record.assets[assetId]?.balance ?? "0");
-        if (balance > 0n) balances.set(record.address, (balances.get(record.address) ?? 0n) + balance);
-      }
-      const holders: Holder[] = [...balances].map(([address, balance]) => ({ address, balance: balance.toString() }));
-      return holders.sort((a, b) => (BigInt(b.balance) > BigInt(a.balance) ? 1 : BigInt(b.balance) < BigInt(a.balance) ? -1 : a.address.localeCompare(b.address))).slice(0, limit);
-    },
+    // The running totals over all chains, largest balance first: an indexed read of the asset's holders.
+    holders: (assetId, limit) => reader.assetHolders(assetId, limit),
     cBlock: (height) => reader.cBlock(Number(height)),
     latestCBlocks: (limit) => reader.cBlocks({ blockLimit: limit, transactionLimit: limit, addresses: [] }),
     cTransaction: (hash) => reader.cTransaction(hash),

