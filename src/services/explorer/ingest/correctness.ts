@@ -101,6 +101,12 @@ export async function checkExplorerAgainstNode(database: SqlDatabase, node: Node
     compareSets(`C-${address} (shared memory)`, await unspentOf(address, context.chains.C), onNode, report.unseenImports);
   }
 
+  await checkContractBlocks(database, node, report);
+  return report;
+}
+
+/** Compares every stored contract-chain block with the node's `eth_getBlockByNumber`, adding its mismatches to `report`. */
+async function checkContractBlocks(database: SqlDatabase, node: NodeSource, report: CorrectnessReport): Promise<void> {
   const blocks = await database.query("SELECT number::text AS number, hash, parent_hash, state_root, receipts_root, gas_used::text AS gas_used, timestamp::text AS timestamp FROM c_blocks ORDER BY number");
   for (const row of blocks) {
     report.checked.cBlocks++;
@@ -123,5 +129,4 @@ export async function checkExplorerAgainstNode(database: SqlDatabase, node: Node
     const nodeHashes = (Array.isArray(block.transactions) ? block.transactions : []).map((t) => (typeof t === "object" && t !== null && !Array.isArray(t) ? String(t.hash).toLowerCase() : ""));
     expect("transactions", hashes.join(","), nodeHashes.join(","));
   }
-  return report;
 }
