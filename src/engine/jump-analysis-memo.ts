@@ -14,7 +14,7 @@
  * change), keyed by the code's bytes.
  *
  * How: the Interpreter class is not exported by @ethereumjs/evm, so it is reached by its file
- * beside the package's CommonJS entry, and its one analysis method is wrapped — not copied: a
+ * (beside the package's CommonJS entry), and its one analysis method is wrapped — not copied: a
  * miss calls the library's own method. Should a later version move or rename it, nothing is
  * wrapped, the EVM runs as before, and `jumpAnalysisMemoInstalled()` (checked by a test) says so.
  */
@@ -76,11 +76,26 @@ export function memoizedAnalysis(analyse: Analyse): Analyse {
   return Object.assign(memoized, { [MEMOIZED]: analyse });
 }
 
+type InterpreterModule = { Interpreter?: { prototype?: Partial<AnalysingInterpreter> } };
+
+/**
+ * The interpreter's file. The package's exports do not list it, so Node refuses the literal path
+ * and the file is found beside the entry; the literal path is there for the package build's
+ * bundle (scripts/bundle-engine.js resolves it to the file), where the entry's directory is not
+ * the bundle's and only a literal path reaches the same Interpreter class the bundled EVM runs.
+ */
+function interpreterModule(): InterpreterModule {
+  try {
+    return require("@ethereumjs/evm/dist/cjs/interpreter.js") as InterpreterModule;
+  } catch {
+    const entry = require.resolve("@ethereumjs/evm");
+    return require(path.join(path.dirname(entry), "interpreter.js")) as InterpreterModule;
+  }
+}
+
 function interpreterPrototype(): Partial<AnalysingInterpreter> | undefined {
   try {
-    const entry = require.resolve("@ethereumjs/evm");
-    const exported = require(path.join(path.dirname(entry), "interpreter.js")) as { Interpreter?: { prototype?: Partial<AnalysingInterpreter> } };
-    return exported.Interpreter?.prototype;
+    return interpreterModule().Interpreter?.prototype;
   } catch {
     return undefined;
   }

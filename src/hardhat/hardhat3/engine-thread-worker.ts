@@ -43,8 +43,7 @@ const observers = new Map<number, () => Observed | undefined>();
 
 /** A chain with this config; with `observing`, one that observes for that connection's chain. */
 async function buildChain(config: NativekitConfig, observing?: { chain: number; request: ObservationRequest }): Promise<NativeProvider> {
-  const { createNativeProvider } = await import("../../engine/provider");
-  const { networkEngineOptions } = await import("../network-options");
+  const { createNativeProvider, networkEngineOptions } = await import("../in-process-engine");
   const log = config.loggingEnabled ? (line: string) => send({ kind: "log", line }) : () => {};
   const options = networkEngineOptions(config, log);
   if (observing === undefined) return createNativeProvider(options);

@@ -60,8 +60,7 @@ interface ConnectionChain {
 }
 
 async function chainOnThisThread(config: Hardhat3NativekitConfig, observe: ObservationRequest): Promise<ConnectionChain> {
-  const { createNativeProvider } = await import("../../engine/provider");
-  const { networkEngineOptions } = await import("../network-options");
+  const { createNativeProvider, networkEngineOptions } = await import("../in-process-engine");
   const log = config.loggingEnabled ? (line: string) => console.log(line) : () => {};
   const options = networkEngineOptions(config, log);
   if (!observesAnything(observe)) {
@@ -144,7 +143,7 @@ class InProcessNetworks {
   private tracesOf(artifactsDir: string): Promise<ProjectSolidityTraces> {
     let loaded = this.traces.get(artifactsDir);
     if (loaded === undefined) {
-      loaded = import("../solidity/project-traces").then(({ ProjectSolidityTraces }) => new ProjectSolidityTraces(artifactsDir));
+      loaded = import("../in-process-engine").then(({ ProjectSolidityTraces }) => new ProjectSolidityTraces(artifactsDir));
       this.traces.set(artifactsDir, loaded);
     }
     return loaded;

@@ -1,0 +1,86 @@
+// Part of `npm run build`: replaces the compiled dist/src/hardhat/in-process-engine.js (what
+// Hardhat 3's in-process network loads to start a chain) with one file holding everything it
+// reaches, bundled by esbuild from this repository's node_modules, where npm has deduplicated the
+// @noble and @ethereumjs packages that a user's project nests up to five times. Why: see
+// src/hardhat/in-process-engine.ts.
+//
+// Left outside the bundle, loaded from the user's node_modules as before:
+// - Node's own modules;
+// - packages that read files beside their own code (tiny-secp256k1's .wasm, classic-level's
+//   native binding), which a bundle would move away from them;
+// - ethers, which the engine loads only when a request needs it (engine/lazy-ethers.ts).
+// The build fails if the bundle would load any other package at run time.
+const fs = require("node:fs");
+const path = require("node:path");
+const { builtinModules } = require("node:module");
+
+const ROOT = path.resolve(__dirname, "..");
+const ENGINE_ENTRY = path.join(ROOT, "dist", "src", "hardhat", "in-process-engine.js");
+const EXTERNAL_PACKAGES = ["tiny-secp256k1", "classic-level", "ethers"];
+
+/**
+ * The EVM's interpreter file, which @ethereumjs/evm's exports do not list: the jump-analysis
+ * memo (src/engine/jump-analysis-memo.ts) names it by its literal path, and the bundle must hold
+ * the same file the bundled EVM runs, not a second copy loaded from the user's node_modules.
+ */
+const interpreterFile = {
+  name: "ethereumjs-evm-interpreter",
+  setup(build) {
+    build.onResolve({ filter: /^@ethereumjs\/evm\/dist\/cjs\/interpreter\.js$/ }, (args) => {
+      const entry = require.resolve("@ethereumjs/evm", { paths: [args.resolveDir] });
+      return { path: path.join(path.dirname(entry), "interpreter.js") };
+    });
+  },
+};
+
+function isAllowedAtRunTime(specifier) {
+  const bare = specifier.replace(/^node:/, "");
+  if (builtinModules.includes(bare) || builtinModules.includes(bare.split("/")[0])) return true;
+  return EXTERNAL_PACKAGES.some((name) => specifier === name || specifier.startsWith(`${name}/`));
+}
+
+/**
+ * Bundles `entry` (a compiled .js, or a .ts source) into `outfile`, which may be the entry itself:
+ * the bundle is written beside it and moved over it only once it passed the check.
+ */
+async function bundleEngine(entry, outfile) {
+  const esbuild = require("esbuild");
+  const written = `${outfile}.bundling`;
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    outfile: written,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: EXTERNAL_PACKAGES,
+    plugins: [interpreterFile],
+    metafile: true,
+    logLevel: "warning",
+    legalComments: "eof",
+    // jump-analysis-memo.ts's fallback for an unbundled run: never reached in the bundle, where
+    // the literal path resolves; require.resolve loads nothing.
+    logOverride: { "require-resolve-not-external": "silent" },
+  });
+  const output = Object.values(result.metafile.outputs)[0];
+  const unexpected = output.imports.filter((i) => i.external && i.kind !== "require-resolve" && !isAllowedAtRunTime(i.path)).map((i) => i.path);
+  if (unexpected.length > 0) {
+    fs.rmSync(written, { force: true });
+    throw new Error(`the engine bundle would load these at run time: ${[...new Set(unexpected)].join(", ")}`);
+  }
+  fs.renameSync(written, outfile);
+  return { bytes: output.bytes, modules: Object.keys(result.metafile.inputs).length };
+}
+
+module.exports = { bundleEngine, ENGINE_ENTRY, EXTERNAL_PACKAGES };
+
+if (require.main === module) {
+  if (!fs.existsSync(ENGINE_ENTRY)) throw new Error(`${ENGINE_ENTRY} is missing: run tsc -p tsconfig.build.json first`);
+  bundleEngine(ENGINE_ENTRY, ENGINE_ENTRY).then(
+    ({ bytes, modules }) => console.log(`engine bundle: ${modules} modules in ${(bytes / 1e6).toFixed(1)} MB (${path.relative(ROOT, ENGINE_ENTRY)})`),
+    (error) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    },
+  );
+}

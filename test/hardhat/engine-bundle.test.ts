@@ -1,0 +1,95 @@
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+import { expect } from "chai";
+
+const REPO_ROOT = path.join(__dirname, "..", "..");
+// The package build's bundler (plain JavaScript, run by `npm run build`).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { bundleEngine, EXTERNAL_PACKAGES } = require(path.join(REPO_ROOT, "scripts", "bundle-engine.js")) as {
+  bundleEngine(entry: string, outfile: string): Promise<{ bytes: number; modules: number }>;
+  EXTERNAL_PACKAGES: string[];
+};
+
+/** What a fresh Node.js process reports after requiring the bundle and asking a fresh chain one thing. */
+interface BundleRun {
+  chainId: string;
+  blockNumber: string;
+  jumpAnalysisMemo: boolean;
+  loadedPackages: string[];
+}
+
+function runBundle(bundle: string): BundleRun {
+  const script = `
+    const engine = require(${JSON.stringify(bundle)});
+    (async () => {
+      const provider = await engine.createNativeProvider({});
+      const chainId = await provider.request({ method: "eth_chainId" });
+      const [from] = await provider.request({ method: "eth_accounts" });
+      // A contract creation: PUSH1 0 PUSH1 0 RETURN, through the EVM the bundle holds.
+      await provider.request({ method: "eth_sendTransaction", params: [{ from, data: "0x60006000f3" }] });
+      const blockNumber = await provider.request({ method: "eth_blockNumber" });
+      const loadedPackages = [...new Set(Object.keys(require.cache).flatMap((f) => {
+        const m = f.match(/node_modules\\/((?:@[^/]+\\/)?[^/]+)/g);
+        return m ? [m[m.length - 1].replace("node_modules/", "")] : [];
+      }))].sort();
+      process.stdout.write(JSON.stringify({ chainId, blockNumber, jumpAnalysisMemo: engine.jumpAnalysisMemoInstalled(), loadedPackages }));
+    })().catch((e) => { console.error(e); process.exit(1); });
+  `;
+  // The packages left outside the bundle come from the repository's node_modules, as a user's project has them beside the package.
+  const env = { ...process.env, NODE_PATH: path.join(REPO_ROOT, "node_modules") };
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: REPO_ROOT, env, encoding: "utf8", timeout: 60_000 })) as BundleRun;
+}
+
+/**
+ * The package build replaces the compiled in-process-engine.js with one file holding the engine
+ * and what it reaches (scripts/bundle-engine.js); Hardhat 3's network loads that file.
+ */
+describe("hardhat plugin: the engine bundle the package build makes", function () {
+  this.timeout(180_000);
+  let directory: string;
+  let bundle: string;
+  let built: { bytes: number; modules: number };
+  before(async () => {
+    directory = fs.mkdtempSync(path.join(os.tmpdir(), "nativekit-engine-bundle-"));
+    bundle = path.join(directory, "in-process-engine.js");
+    built = await bundleEngine(path.join(REPO_ROOT, "src", "hardhat", "in-process-engine.ts"), bundle);
+  });
+  after(() => fs.rmSync(directory, { recursive: true, force: true }));
+
+  it("holds the engine's modules in one file", () => {
+    expect(built.modules).to.be.greaterThan(100);
+    expect(fs.readdirSync(directory)).to.deep.equal(["in-process-engine.js"]);
+  });
+
+  it("starts a chain that answers and mines, loading no package but those it leaves outside", () => {
+    const run = runBundle(bundle);
+    expect(run.chainId).to.match(/^0x[0-9a-f]+$/);
+    expect(run.blockNumber).to.equal("0x1");
+    const outside = new Set([...EXTERNAL_PACKAGES, "uint8array-tools"]); // tiny-secp256k1's own dependency
+    expect(run.loadedPackages.filter((p) => !outside.has(p))).to.deep.equal([]);
+  });
+
+  it("wraps the bundled EVM's jump analysis, loading no second copy of the interpreter", () => {
+    const run = runBundle(bundle);
+    expect(run.jumpAnalysisMemo).to.equal(true);
+    expect(run.loadedPackages.filter((p) => p.startsWith("@ethereumjs/"))).to.deep.equal([]);
+  });
+
+  it("refuses to write a bundle that would load another package at run time", async () => {
+    const entry = path.join(directory, "reaches-out.js");
+    // A require esbuild cannot resolve inside try/catch is left to run time rather than failing the build.
+    fs.writeFileSync(entry, `try { require("nativekit-no-such-package"); } catch {}\nmodule.exports = 1;\n`);
+    const outfile = path.join(directory, "reaches-out.bundle.js");
+    let refusal: unknown;
+    try {
+      await bundleEngine(entry, outfile);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(String(refusal)).to.include("would load these at run time: nativekit-no-such-package");
+    expect(fs.existsSync(outfile)).to.equal(false);
+  });
+});
