@@ -17,6 +17,8 @@ const { builtinModules } = require("node:module");
 const ROOT = path.resolve(__dirname, "..");
 const ENGINE_ENTRY = path.join(ROOT, "dist", "src", "hardhat", "in-process-engine.js");
 const EXTERNAL_PACKAGES = ["tiny-secp256k1", "classic-level", "ethers"];
+/** The same line as ENGINE_BUNDLE_BANNER in src/hardhat/in-process-engine-loader.ts (a test checks they agree). */
+const ENGINE_BUNDLE_BANNER = "/* nativekit: the in-process engine, bundled (scripts/bundle-engine.js) */";
 
 /**
  * The EVM's interpreter file, which @ethereumjs/evm's exports do not list: the jump-analysis
@@ -58,6 +60,8 @@ async function bundleEngine(entry, outfile) {
     metafile: true,
     logLevel: "warning",
     legalComments: "eof",
+    // How in-process-engine-loader.ts knows the compiled module is this bundle.
+    banner: { js: ENGINE_BUNDLE_BANNER },
     // jump-analysis-memo.ts's fallback for an unbundled run: never reached in the bundle, where
     // the literal path resolves; require.resolve loads nothing.
     logOverride: { "require-resolve-not-external": "silent" },
@@ -72,7 +76,7 @@ async function bundleEngine(entry, outfile) {
   return { bytes: output.bytes, modules: Object.keys(result.metafile.inputs).length };
 }
 
-module.exports = { bundleEngine, ENGINE_ENTRY, EXTERNAL_PACKAGES };
+module.exports = { bundleEngine, ENGINE_BUNDLE_BANNER, ENGINE_ENTRY, EXTERNAL_PACKAGES };
 
 if (require.main === module) {
   if (!fs.existsSync(ENGINE_ENTRY)) throw new Error(`${ENGINE_ENTRY} is missing: run tsc -p tsconfig.build.json first`);

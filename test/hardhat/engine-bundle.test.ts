@@ -4,12 +4,16 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 import { expect } from "chai";
+import { transformSync } from "esbuild";
+
+import { ENGINE_BUNDLE_BANNER as LOADER_BANNER } from "../../src/hardhat/in-process-engine-loader";
 
 const REPO_ROOT = path.join(__dirname, "..", "..");
 // The package build's bundler (plain JavaScript, run by `npm run build`).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundleEngine, EXTERNAL_PACKAGES } = require(path.join(REPO_ROOT, "scripts", "bundle-engine.js")) as {
+const { bundleEngine, ENGINE_BUNDLE_BANNER, EXTERNAL_PACKAGES } = require(path.join(REPO_ROOT, "scripts", "bundle-engine.js")) as {
   bundleEngine(entry: string, outfile: string): Promise<{ bytes: number; modules: number }>;
+  ENGINE_BUNDLE_BANNER: string;
   EXTERNAL_PACKAGES: string[];
 };
 
@@ -20,6 +24,9 @@ interface BundleRun {
   jumpAnalysisMemo: boolean;
   loadedPackages: string[];
 }
+
+/** The packages left outside the bundle come from the repository's node_modules, as a user's project has them beside the package. */
+const withRepositoryModules = (env: NodeJS.ProcessEnv = process.env) => ({ ...env, NODE_PATH: path.join(REPO_ROOT, "node_modules") });
 
 function runBundle(bundle: string): BundleRun {
   const script = `
@@ -38,9 +45,7 @@ function runBundle(bundle: string): BundleRun {
       process.stdout.write(JSON.stringify({ chainId, blockNumber, jumpAnalysisMemo: engine.jumpAnalysisMemoInstalled(), loadedPackages }));
     })().catch((e) => { console.error(e); process.exit(1); });
   `;
-  // The packages left outside the bundle come from the repository's node_modules, as a user's project has them beside the package.
-  const env = { ...process.env, NODE_PATH: path.join(REPO_ROOT, "node_modules") };
-  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: REPO_ROOT, env, encoding: "utf8", timeout: 60_000 })) as BundleRun;
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: REPO_ROOT, env: withRepositoryModules(), encoding: "utf8", timeout: 60_000 })) as BundleRun;
 }
 
 /**
@@ -91,5 +96,70 @@ describe("hardhat plugin: the engine bundle the package build makes", function (
     }
     expect(String(refusal)).to.include("would load these at run time: nativekit-no-such-package");
     expect(fs.existsSync(outfile)).to.equal(false);
+  });
+});
+
+/**
+ * The loader compiles the bundle with a V8 code cache made at the end of the previous run
+ * (src/hardhat/in-process-engine-loader.ts). Each run here is a fresh process that loads the
+ * bundle through the loader, as the package lays them out (side by side), and asks its chain one thing.
+ */
+describe("hardhat plugin: the engine bundle's code cache", function () {
+  this.timeout(180_000);
+  let directory: string;
+  let temporary: string;
+  let loader: string;
+  before(async () => {
+    directory = fs.mkdtempSync(path.join(os.tmpdir(), "nativekit-engine-cache-"));
+    temporary = path.join(directory, "tmp");
+    fs.mkdirSync(temporary);
+    await bundleEngine(path.join(REPO_ROOT, "src", "hardhat", "in-process-engine.ts"), path.join(directory, "in-process-engine.js"));
+    loader = path.join(directory, "in-process-engine-loader.js");
+    const source = fs.readFileSync(path.join(REPO_ROOT, "src", "hardhat", "in-process-engine-loader.ts"), "utf8");
+    fs.writeFileSync(loader, transformSync(source, { loader: "ts", format: "cjs", platform: "node" }).code);
+  });
+  after(() => fs.rmSync(directory, { recursive: true, force: true }));
+
+  function loadThroughLoader(env: NodeJS.ProcessEnv = {}): { cache: string; chainId: string } {
+    const script = `
+      const { loadInProcessEngine, engineCodeCache } = require(${JSON.stringify(loader)});
+      loadInProcessEngine().then(async (engine) => {
+        const provider = await engine.createNativeProvider({});
+        const chainId = await provider.request({ method: "eth_chainId" });
+        process.stdout.write(JSON.stringify({ cache: engineCodeCache(), chainId }));
+      }).catch((e) => { console.error(e); process.exit(1); });
+    `;
+    const out = execFileSync(process.execPath, ["-e", script], { env: withRepositoryModules({ ...process.env, TMPDIR: temporary, ...env }), encoding: "utf8", timeout: 60_000 });
+    return JSON.parse(out) as { cache: string; chainId: string };
+  }
+  const cacheFiles = () => fs.readdirSync(path.join(temporary, "nativekit-engine-code-cache")).filter((f) => f.endsWith(".bin"));
+
+  it("knows the bundle by the banner the bundler writes", () => {
+    expect(LOADER_BANNER).to.equal(ENGINE_BUNDLE_BANNER);
+    expect(fs.readFileSync(path.join(directory, "in-process-engine.js"), "utf8").startsWith(LOADER_BANNER)).to.equal(true);
+  });
+
+  it("finds no cache on the first run and leaves one when the run ends", () => {
+    expect(loadThroughLoader().cache).to.equal("none yet");
+    expect(cacheFiles()).to.have.length(1);
+  });
+
+  it("compiles from the cache on the next run, with the same answers", () => {
+    const run = loadThroughLoader();
+    expect(run.cache).to.equal("used");
+    expect(run.chainId).to.match(/^0x[0-9a-f]+$/);
+  });
+
+  it("refuses a cache that is not V8's for this code, answers the same, and replaces it", () => {
+    const [file] = cacheFiles();
+    fs.writeFileSync(path.join(temporary, "nativekit-engine-code-cache", file!), Buffer.alloc(4096, 7));
+    const run = loadThroughLoader();
+    expect(run.cache).to.equal("refused");
+    expect(run.chainId).to.match(/^0x[0-9a-f]+$/);
+    expect(loadThroughLoader().cache).to.equal("used");
+  });
+
+  it("is not used when NODE_DISABLE_COMPILE_CACHE is set", () => {
+    expect(loadThroughLoader({ NODE_DISABLE_COMPILE_CACHE: "1" }).cache).to.equal("off");
   });
 });

@@ -16,6 +16,7 @@ import { parentPort } from "node:worker_threads";
 
 import type { NativeProvider } from "../../engine/provider";
 import type { NativekitConfig } from "../config";
+import { loadInProcessEngine } from "../in-process-engine-loader";
 import { type Observed, observedChainOptions, observesAnything, type ObservationRequest } from "./chain-observers";
 import { carriedError, configKey, type FromEngineThread, type ToEngineThread } from "./engine-thread-protocol";
 
@@ -43,7 +44,7 @@ const observers = new Map<number, () => Observed | undefined>();
 
 /** A chain with this config; with `observing`, one that observes for that connection's chain. */
 async function buildChain(config: NativekitConfig, observing?: { chain: number; request: ObservationRequest }): Promise<NativeProvider> {
-  const { createNativeProvider, networkEngineOptions } = await import("../in-process-engine");
+  const { createNativeProvider, networkEngineOptions } = await loadInProcessEngine();
   const log = config.loggingEnabled ? (line: string) => send({ kind: "log", line }) : () => {};
   const options = networkEngineOptions(config, log);
   if (observing === undefined) return createNativeProvider(options);

@@ -11,6 +11,7 @@
  * gets the configured one (`nativekit.gas`, the block gas limit by default) instead of an
  * eth_estimateGas first, as Hardhat's network does.
  */
+import { loadInProcessEngine } from "../in-process-engine-loader";
 import { type Observed, observedChainOptions, observesAnything, type ObservationRequest } from "./chain-observers";
 import { type EngineThread, sharedEngineThread } from "./engine-thread";
 import { reportObserved, wantedObservations } from "./observation-hooks";
@@ -60,7 +61,7 @@ interface ConnectionChain {
 }
 
 async function chainOnThisThread(config: Hardhat3NativekitConfig, observe: ObservationRequest): Promise<ConnectionChain> {
-  const { createNativeProvider, networkEngineOptions } = await import("../in-process-engine");
+  const { createNativeProvider, networkEngineOptions } = await loadInProcessEngine();
   const log = config.loggingEnabled ? (line: string) => console.log(line) : () => {};
   const options = networkEngineOptions(config, log);
   if (!observesAnything(observe)) {
@@ -143,7 +144,7 @@ class InProcessNetworks {
   private tracesOf(artifactsDir: string): Promise<ProjectSolidityTraces> {
     let loaded = this.traces.get(artifactsDir);
     if (loaded === undefined) {
-      loaded = import("../in-process-engine").then(({ ProjectSolidityTraces }) => new ProjectSolidityTraces(artifactsDir));
+      loaded = loadInProcessEngine().then(({ ProjectSolidityTraces }) => new ProjectSolidityTraces(artifactsDir));
       this.traces.set(artifactsDir, loaded);
     }
     return loaded;

@@ -1,0 +1,110 @@
+/**
+ * Loads what Hardhat 3's in-process network runs (in-process-engine.ts), once per thread.
+ *
+ * In the package, in-process-engine.js is the single-file bundle the build makes
+ * (scripts/bundle-engine.js). It is compiled here with a V8 code cache that holds every function
+ * the previous run compiled, not only the top level: Node's own compile cache (which the plugin
+ * enables) is written before the code runs, so without this each run compiles again, lazily, the
+ * few thousand engine functions its first requests reach. The cache is written when a process
+ * ends having found none it could use (V8 refuses one made by another Node.js version, other
+ * flags or other source), to a file named by the bundle's size and time and the Node.js version,
+ * under the system's temporary directory, beside Node's compile cache. `NODE_DISABLE_COMPILE_CACHE`
+ * turns it off, as it turns off Node's.
+ *
+ * Run from the sources (ts-node, tsx), there is no bundle: the module is imported as any other.
+ */
+import * as fs from "node:fs";
+import Module from "node:module";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as vm from "node:vm";
+import { isMainThread } from "node:worker_threads";
+
+type InProcessEngine = typeof import("./in-process-engine");
+
+/** The first line the bundler writes, by which the compiled module is known to be the bundle. */
+export const ENGINE_BUNDLE_BANNER = "/* nativekit: the in-process engine, bundled (scripts/bundle-engine.js) */";
+
+/** What became of the code cache on this thread's load. */
+export type EngineCodeCache = "not loaded" | "no bundle" | "off" | "none yet" | "used" | "refused";
+
+let loaded: Promise<InProcessEngine> | undefined;
+let codeCache: EngineCodeCache = "not loaded";
+
+export function loadInProcessEngine(): Promise<InProcessEngine> {
+  loaded ??= Promise.resolve().then(load);
+  return loaded;
+}
+
+/** How this thread's load used the code cache (for tests and diagnostics). */
+export function engineCodeCache(): EngineCodeCache {
+  return codeCache;
+}
+
+/** The directory the code cache is kept in. */
+export function engineCodeCacheDirectory(): string {
+  return path.join(os.tmpdir(), "nativekit-engine-code-cache");
+}
+
+function load(): InProcessEngine {
+  const file = path.join(__dirname, "in-process-engine.js");
+  let source: string | undefined;
+  try {
+    source = fs.readFileSync(file, "utf8");
+  } catch {
+    // Run from the TypeScript sources: no compiled file beside this one.
+  }
+  if (source === undefined || !source.startsWith(ENGINE_BUNDLE_BANNER)) {
+    codeCache = "no bundle";
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require("./in-process-engine") as InProcessEngine;
+  }
+  if (process.env.NODE_DISABLE_COMPILE_CACHE !== undefined) {
+    codeCache = "off";
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require("./in-process-engine") as InProcessEngine;
+  }
+  return compileWithCodeCache(file, source);
+}
+
+function cacheFileOf(file: string): string {
+  const { size, mtimeMs } = fs.statSync(file);
+  return path.join(engineCodeCacheDirectory(), `engine-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}.bin`);
+}
+
+/** Runs the bundle as Node runs a CommonJS module, compiled with the code cache when there is one. */
+function compileWithCodeCache(file: string, source: string): InProcessEngine {
+  const cacheFile = cacheFileOf(file);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    // None yet.
+  }
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
+  codeCache = cachedData === undefined ? "none yet" : script.cachedDataRejected === true ? "refused" : "used";
+  const engineModule = new Module(file, module);
+  engineModule.filename = file;
+  engineModule.paths = (Module as unknown as { _nodeModulePaths(from: string): string[] })._nodeModulePaths(path.dirname(file));
+  const wrapper = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
+  const moduleRequire = Module.createRequire(file);
+  // As Node's loader does: one instance for any later require of the same file.
+  moduleRequire.cache[file] = engineModule;
+  wrapper.call(engineModule.exports, engineModule.exports, moduleRequire, engineModule, file, path.dirname(file));
+  engineModule.loaded = true;
+  // The cache is made when the run ends, so it holds the functions the run compiled.
+  if (codeCache !== "used" && isMainThread) process.once("exit", () => writeCodeCache(script, cacheFile));
+  return engineModule.exports as InProcessEngine;
+}
+
+/** Written beside and renamed over, so a process reading it never sees half a file. */
+function writeCodeCache(script: vm.Script, cacheFile: string): void {
+  try {
+    fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+    const partial = `${cacheFile}.${process.pid}`;
+    fs.writeFileSync(partial, script.createCachedData());
+    fs.renameSync(partial, cacheFile);
+  } catch {
+    // A cache is an optimisation: a read-only temporary directory only makes the next run compile.
+  }
+}
