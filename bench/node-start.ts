@@ -15,6 +15,17 @@
  * updates it (so its state, one alias and one change UTXO, stays the same size while its chain
  * grows). The chain's clock moves one second per block, ending near now, so the dynamic fee
  * stays at its floor. The exchange chain is made by the node at its first start.
+ *
+ * Two arms on each directory: the plain node, then the node with the index API
+ * (`--index-enabled --index-allow-incomplete`: the directory was built without an index, so its
+ * index is incomplete by the node's rules) keeping its indexes in the directory. Before the index
+ * arm is timed, untimed starts fill the index: the first records that the node indexes, the next
+ * catches up every block accepted before (the bench waits until the C and P indexes hold every
+ * block); a timed start then finds an index that holds everything, and must not read the chain
+ * again. Each timed start of that arm checks the indexes' last containers.
+ *
+ * `--dist DIR` runs another build than dist/ (for example the sources compiled with
+ * `tsc -p tsconfig.build.json --outDir DIR`, run with NODE_PATH=<repo>/node_modules).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -51,8 +62,11 @@ const logWith = (topic: string) => `0x7f${topic.slice(2)}60006000a100`;
 const LOGGING_TXS = 50;
 const MINE_STEP = 5000;
 const PLATFORM_PATH = "/ext/bc/P";
+const INDEX_FLAGS = ["--index-enabled", "--index-allow-incomplete"];
 
 interface Figures {
+  /** The node's flags beyond --db-dir: "plain" or "index". */
+  arm: Arm;
   blocks: number;
   platformBlocks: number;
   buildS: number;
@@ -100,7 +114,14 @@ export async function nodeStartBenchMain(argv: string[]): Promise<number> {
     process.stderr.write(`error: --platform-blocks takes one positive length per --blocks length\n\n${NODE_START_BENCH_USAGE}`);
     return 2;
   }
+  process.stdout.write(`load average (1/5/15 min) at the start: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}\n`);
   const results: Figures[] = [];
+  const measure = async (arm: Arm, dir: string, sizes: { blocks: number; platformBlocks: number }) => {
+    const samples: Sample[] = [];
+    for (let s = 0; s < starts; s++) samples.push(await measureStart(dist, dir, arm, sizes, reads));
+    samples.sort((a, b) => a.startMs - b.startMs);
+    return samples[Math.floor(samples.length / 2)]!;
+  };
   for (const [i, blocks] of sizes.entries()) {
     const platformBlocks = platformSizes[i]!;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "nativekit-node-start-"));
@@ -108,11 +129,11 @@ export async function nodeStartBenchMain(argv: string[]): Promise<number> {
       const { buildS, builtHeapMb } = await buildDataDirectory(dist, dir, blocks);
       const platformBuildS = await buildPlatformChain(dist, dir, platformBlocks);
       // A first start makes the other chains' records (as a node's first start on a copied directory would); not timed.
-      await runNode(dist, dir, async () => undefined);
-      const samples: Omit<Figures, "blocks" | "platformBlocks" | "buildS" | "platformBuildS" | "builtHeapMb">[] = [];
-      for (let s = 0; s < starts; s++) samples.push(await measureStart(dist, dir, { blocks, platformBlocks }, reads));
-      samples.sort((a, b) => a.startMs - b.startMs);
-      results.push({ blocks, platformBlocks, buildS, platformBuildS, builtHeapMb, ...samples[Math.floor(samples.length / 2)]! });
+      await runNode(dist, dir, [], async () => undefined);
+      const built = { blocks, platformBlocks, buildS, platformBuildS, builtHeapMb };
+      results.push({ arm: "plain", ...built, ...(await measure("plain", dir, { blocks, platformBlocks })) });
+      await fillIndexes(dist, dir, { blocks, platformBlocks });
+      results.push({ arm: "index", ...built, ...(await measure("index", dir, { blocks, platformBlocks })) });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -206,19 +227,46 @@ function fullGc(): void {
   (vm.runInNewContext("gc") as () => void)();
 }
 
-/** Cold start on `dir`, the memory once started, a round of reads, the memory after. */
-async function measureStart(
-  dist: string,
-  dir: string,
-  { blocks, platformBlocks }: { blocks: number; platformBlocks: number },
-  reads: number,
-): Promise<Omit<Figures, "blocks" | "platformBlocks" | "buildS" | "platformBuildS" | "builtHeapMb">> {
-  return runNode(dist, dir, async ({ rpc, platform, memory, startMs }) => {
+type Arm = "plain" | "index";
+type Sample = Omit<Figures, "arm" | "blocks" | "platformBlocks" | "buildS" | "platformBuildS" | "builtHeapMb">;
+type ChainLengths = { blocks: number; platformBlocks: number };
+
+/** The last index of `path`'s index (undefined while it holds nothing). */
+async function lastIndexed(node: RunningNode, path: string): Promise<number | undefined> {
+  try {
+    return Number(((await node.call(path, "index.getLastAccepted", { encoding: "hex" })) as { index: string }).index);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Untimed starts with the index until its C and P indexes hold every block (see the head comment). */
+async function fillIndexes(dist: string, dir: string, { blocks, platformBlocks }: ChainLengths): Promise<void> {
+  const started = performance.now();
+  await runNode(dist, dir, INDEX_FLAGS, async () => undefined);
+  await runNode(dist, dir, INDEX_FLAGS, async (node) => {
+    for (;;) {
+      const [c, p] = [await lastIndexed(node, "/ext/index/C/block"), await lastIndexed(node, "/ext/index/P/block")];
+      if (c === blocks - 1 && p === platformBlocks - 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  });
+  process.stderr.write(`[bench node-start] indexes filled (${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
+}
+
+/** Cold start on `dir` (with the arm's flags), the memory once started, a round of reads, the memory after. */
+async function measureStart(dist: string, dir: string, arm: Arm, { blocks, platformBlocks }: ChainLengths, reads: number): Promise<Sample> {
+  return runNode(dist, dir, arm === "index" ? INDEX_FLAGS : [], async (node) => {
+    const { rpc, platform, memory, startMs } = node;
     const height = Number(BigInt((await rpc("eth_blockNumber", [])) as string));
     if (height !== blocks) throw new Error(`the node started at block ${height}, not ${blocks}`);
     const platformHeight = Number(((await platform("platform.getHeight", {})) as { height: string }).height);
     if (platformHeight !== platformBlocks) throw new Error(`the node started at platform block ${platformHeight}, not ${platformBlocks}`);
     const afterStart = await memory();
+    if (arm === "index") {
+      const [c, p] = [await lastIndexed(node, "/ext/index/C/block"), await lastIndexed(node, "/ext/index/P/block")];
+      if (c !== blocks - 1 || p !== platformBlocks - 1) throw new Error(`the indexes' last containers are ${c} (C) and ${p} (P), not ${blocks - 1} and ${platformBlocks - 1}`);
+    }
     const readStarted = performance.now();
     for (let i = 0; i < reads; i++) {
       const n = Math.floor(Math.random() * (blocks + 1));
@@ -250,6 +298,8 @@ async function measureStart(
 }
 
 interface RunningNode {
+  /** A JSON-RPC call to `route`. */
+  call(route: string, method: string, params: unknown): Promise<unknown>;
   rpc(method: string, params: unknown[]): Promise<unknown>;
   /** A call to the platform chain's API. */
   platform(method: string, params: Record<string, unknown>): Promise<unknown>;
@@ -262,11 +312,13 @@ interface RunningNode {
  * IPC channel that answers its memory after a full GC), waits for its first answer, runs `work`,
  * then stops it with SIGTERM (a clean close).
  */
-async function runNode<T>(dist: string, dir: string, work: (node: RunningNode) => Promise<T>): Promise<T> {
+async function runNode<T>(dist: string, dir: string, flags: readonly string[], work: (node: RunningNode) => Promise<T>): Promise<T> {
   const port = await freePort();
   const script = [
+    // The IPC channel must not keep the node alive once it has stopped (SIGTERM).
+    `process.channel?.unref();`,
     `process.on("message", () => { global.gc(); const m = process.memoryUsage(); process.send({ heap: m.heapUsed, rss: m.rss }); });`,
-    `require(${JSON.stringify(path.join(dist, "src", "cli", "main.js"))}).main(${JSON.stringify(["node", "--db-dir", dir, "--port", String(port), "--silent", "--api-max-blocks-per-request", "1000000000"])});`,
+    `require(${JSON.stringify(path.join(dist, "src", "cli", "main.js"))}).main(${JSON.stringify(["node", "--db-dir", dir, "--port", String(port), "--silent", "--api-max-blocks-per-request", "1000000000", ...flags])});`,
   ].join("\n");
   const started = performance.now();
   const child = spawn(process.execPath, ["--expose-gc", "-e", script], {
@@ -288,7 +340,7 @@ async function runNode<T>(dist: string, dir: string, work: (node: RunningNode) =
     const platform = (method: string, params: Record<string, unknown>) => call(PLATFORM_PATH, method, params);
     await waitForAnswer(rpc, child, () => stderr);
     const startMs = performance.now() - started;
-    return await work({ rpc, platform, memory: () => memoryOf(child), startMs });
+    return await work({ call, rpc, platform, memory: () => memoryOf(child), startMs });
   } finally {
     child.kill("SIGTERM");
     const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
@@ -323,19 +375,22 @@ function printFigures(results: readonly Figures[], reads: number, starts: number
   out(`platform chain built through its own persistence: one multisig-alias transaction per block (the first creates the alias, the rest update it), the local test key paying`);
   out(`memory: heapUsed after a full GC and RSS, once started and after ${reads} random block reads, receipts, one logs query and ${reads} platform block + status reads`);
   out(`built heap: the building process's heap after a full GC, its engine holding the chain it mined (a node that ran that long)`);
-  out(`   C blocks   P blocks   build s (C/P)   built heap MB   start ms   heap MB (start/reads)   RSS MB (start/reads)   reads ms   rare-topic getLogs ms   P reads ms`);
+  out(`arms: plain (--db-dir only) and index (${INDEX_FLAGS.join(" ")}, its indexes in the directory holding every block: see the head comment)`);
+  out(`  arm      C blocks   P blocks   build s (C/P)   built heap MB   start ms   heap MB (start/reads)   RSS MB (start/reads)   reads ms   rare-topic getLogs ms   P reads ms`);
   for (const r of results) {
     out(
-      `  ${String(r.blocks).padStart(8)}   ${String(r.platformBlocks).padStart(8)}   ${`${r.buildS.toFixed(1)}/${r.platformBuildS.toFixed(1)}`.padStart(13)}   ${r.builtHeapMb.toFixed(1).padStart(13)}   ${r.startMs.toFixed(0).padStart(8)}   ` +
+      `  ${r.arm.padEnd(5)}  ${String(r.blocks).padStart(8)}   ${String(r.platformBlocks).padStart(8)}   ${`${r.buildS.toFixed(1)}/${r.platformBuildS.toFixed(1)}`.padStart(13)}   ${r.builtHeapMb.toFixed(1).padStart(13)}   ${r.startMs.toFixed(0).padStart(8)}   ` +
         `${r.afterStart.heapMb.toFixed(1).padStart(9)} / ${r.afterReads.heapMb.toFixed(1).padEnd(9)}   ${r.afterStart.rssMb.toFixed(1).padStart(8)} / ${r.afterReads.rssMb.toFixed(1).padEnd(9)}   ` +
         `${r.readMs.toFixed(0).padStart(8)}   ${r.rareLogsMs.toFixed(1).padStart(21)}   ${r.platformReadMs.toFixed(0).padStart(10)}`,
     );
   }
-  if (results.length >= 2) {
-    const first = results[0]!;
-    const last = results[results.length - 1]!;
+  for (const arm of ["plain", "index"] as const) {
+    const ofArm = results.filter((r) => r.arm === arm);
+    if (ofArm.length < 2) continue;
+    const first = ofArm[0]!;
+    const last = ofArm[ofArm.length - 1]!;
     out(
-      `ratio ${last.blocks}+${last.platformBlocks} / ${first.blocks}+${first.platformBlocks} blocks (C+P): start ${(last.startMs / first.startMs).toFixed(2)}x, ` +
+      `${arm}: ratio ${last.blocks}+${last.platformBlocks} / ${first.blocks}+${first.platformBlocks} blocks (C+P): start ${(last.startMs / first.startMs).toFixed(2)}x, ` +
         `heap after start ${(last.afterStart.heapMb / first.afterStart.heapMb).toFixed(2)}x, RSS after start ${(last.afterStart.rssMb / first.afterStart.rssMb).toFixed(2)}x (goal: start within 1.5x)`,
     );
   }

@@ -1,7 +1,6 @@
 import { createAdminApi } from "./admin/api";
 import { Profiler, defaultProfileDir } from "./admin/profiler";
 import type { Engine } from "../engine";
-import type { BlockRecord } from "../engine/chain";
 import { encodeCb58 } from "../encoding";
 import { createIndexApi } from "./indexer/api";
 import { ContainerIndex, nanosecondClock } from "./indexer/container-index";
@@ -17,7 +16,7 @@ import type { NetworkIdentifiers } from "../network/constants";
 import { INDEX_PATHS, PATHS, type IndexName } from "../network/paths";
 import type { Dispatch } from "../rpc/types";
 import type { ExchangeChain } from "../xchain/vm";
-import { NodeAcceptance, type AcceptanceSources } from "./acceptance";
+import { engineBlocks, NodeAcceptance, type AcceptanceSources } from "./acceptance";
 import { type LogLevel, NodeLogger } from "./logger";
 
 /**
@@ -94,7 +93,7 @@ export class OperatorApis {
     const acceptance =
       options.indexEnabled === true || options.ipcsEnabled === true
         ? new NodeAcceptance({
-            contract: { onBlock: (listener) => engine.onBlock(listener), blocks: () => chainBlocks(engine) },
+            contract: engineBlocks(engine),
             exchange,
             platform: node.platform,
             report: logger.at("error"),
@@ -168,8 +167,13 @@ async function openIndexes(
     const index = new ContainerIndex(store, clock);
     const feed = INDEX_FEEDS[name];
     if (feed !== undefined) {
-      // What the chains accepted while the index did not see it, before what they accept from now on.
-      if (plans.get(feed.chain)?.catchUp === true) for (const c of acceptance.acceptedSoFar(feed.chain)) index.accept(c.id, c.bytes);
+      // What the chains accepted while the index did not see it, before what they accept from now
+      // on: read from the chain after the containers the index already holds.
+      if (plans.get(feed.chain)?.catchUp === true) {
+        const last = await index.last();
+        const held = last === undefined ? undefined : { count: last.index + 1n, last };
+        for (const c of acceptance.acceptedSoFar(feed.chain, held)) index.accept(c.id, c.bytes);
+      }
       acceptance.on(feed.chain, feed.stream, (c) => index.accept(c.id, c.bytes));
     }
     indexes.set(name, index);
@@ -214,9 +218,4 @@ async function planIndexes(options: OperatorOptions): Promise<Map<"X" | "P" | "C
   for (const [alias, plan] of plans) stageIndexHistory(storage.store, alias, plan.record);
   await storage.store.commit();
   return plans;
-}
-
-function* chainBlocks(engine: Engine): Iterable<BlockRecord> {
-  const head = engine.head.number;
-  for (let n = 0n; n <= head; n++) yield engine.resolveBlock(n);
 }

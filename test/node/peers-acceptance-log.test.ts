@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { NodeAcceptance } from "../../src/node/acceptance";
+import { engineBlocks, NodeAcceptance } from "../../src/node/acceptance";
 import { NodeChains } from "../../src/node/node-chains";
 import { AcceptanceLog } from "../../src/node/peers/acceptance-log";
 import { LOCAL_TEST_KEY } from "../../src/network/constants";
@@ -9,14 +9,8 @@ const USER = { username: "log-user", password: "Corr3ct-Horse-Battery-Staple" };
 const RECIPIENT = "0x00000000000000000000000000000000000c0ffe";
 
 function acceptanceOf(network: NodeChains): NodeAcceptance {
-  const engine = network.engine;
   return new NodeAcceptance({
-    contract: {
-      onBlock: (listener) => engine.onBlock(listener),
-      blocks: function* () {
-        for (let n = 0n; n <= engine.head.number; n++) yield engine.resolveBlock(n);
-      },
-    },
+    contract: engineBlocks(network.engine),
     exchange: network.exchange,
     platform: network.platform,
     report: (problem) => {

@@ -68,6 +68,12 @@ export class ContainerIndex {
     return last;
   }
 
+  /** The last container stored, if any (what a catch-up continues from). */
+  async last(): Promise<StoredContainer | undefined> {
+    await this.flushed();
+    return this.store.last();
+  }
+
   async byIndex(index: bigint): Promise<StoredContainer> {
     await this.flushed();
     const container = await this.store.byIndex(index);

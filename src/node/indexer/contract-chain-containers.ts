@@ -1,5 +1,6 @@
 import type { BlockRecord } from "../../engine/chain";
 import { hexToBytes } from "../../encoding";
+import { Lru } from "../../storage/lru";
 import { encodeProposerBlock, proposerBlockId } from "./proposer-block";
 
 /**
@@ -14,7 +15,11 @@ import { encodeProposerBlock, proposerBlockId } from "./proposer-block";
  * set for a proposer to pin); its ID is the proposer block's.
  *
  * Container IDs are remembered by EVM block hash, so a block mined again after `evm_revert`
- * wraps the right parent.
+ * wraps the right parent. Since each ID hashes its parent's, the ID of block n depends on every
+ * block below it: with a `reader` of the chain's blocks by number, only the most recently used
+ * IDs are remembered and a parent not among them is found by reading the chain down to a block
+ * whose ID is known (or to block 1) and wrapping forward from there, so neither start-up nor
+ * memory grows with the chain.
  */
 export interface ContractChainContainer {
   readonly id: Uint8Array;
@@ -23,29 +28,48 @@ export interface ContractChainContainer {
   readonly record: BlockRecord;
 }
 
+/** The chain's block at `number` (on the chain as it is now). */
+export type ContractBlockReader = (number: bigint) => BlockRecord;
+
 /** The block number of the last block accepted before the proposer VM wraps blocks. */
-const LAST_UNWRAPPED_BLOCK = 1n;
+export const LAST_UNWRAPPED_BLOCK = 1n;
+
+/** Container IDs remembered by default when the chain can be read back (each about 150 bytes). */
+export const DEFAULT_REMEMBERED_IDS = 4096;
 
 export class ContractChainContainers {
   /** Container ID (bytes) by EVM block hash (0x hex, lower case). */
-  private readonly containerIds = new Map<string, Uint8Array>();
+  private readonly containerIds: Lru<string, Uint8Array>;
 
-  /** `existing`: the blocks already on the chain (genesis first), so later blocks find their parent. */
-  constructor(existing: Iterable<BlockRecord>) {
+  /**
+   * `existing`: blocks already on the chain (genesis first), so later blocks find their parent.
+   * `reader`: the chain's blocks by number, to find a parent whose ID is not remembered; without
+   * one, every ID is remembered.
+   */
+  constructor(
+    existing: Iterable<BlockRecord>,
+    private readonly reader?: ContractBlockReader,
+    remembered = reader === undefined ? Number.MAX_SAFE_INTEGER : DEFAULT_REMEMBERED_IDS,
+  ) {
+    this.containerIds = new Lru(remembered);
     for (const record of existing) this.containerOf(record);
   }
 
-  /** The container of an accepted block (its parent must have been given before). */
+  /** Remembers that the block with EVM hash `hash` is carried by the container with ID `id` (as an index holding it knows). */
+  remember(hash: string, id: Uint8Array): void {
+    this.containerIds.set(hash.toLowerCase(), id);
+  }
+
+  /** The container of an accepted block (its parent must have been given before, or be readable). */
   containerOf(record: BlockRecord): ContractChainContainer {
     const rlp = record.block.serialize();
     if (record.number <= LAST_UNWRAPPED_BLOCK) {
       const id = hexToBytes(record.hash);
-      this.containerIds.set(record.hash.toLowerCase(), id);
+      this.remember(record.hash, id);
       return { id, bytes: rlp, record };
     }
     const parentHash = `0x${Buffer.from(record.block.header.parentHash).toString("hex")}`;
-    const parentId = this.containerIds.get(parentHash);
-    if (parentId === undefined) throw new Error(`block ${record.number} arrived before its parent ${parentHash}`);
+    const parentId = this.containerIds.get(parentHash) ?? this.readParentId(record.number - 1n, parentHash);
     const bytes = encodeProposerBlock({
       parentId,
       timestamp: record.block.header.timestamp,
@@ -55,7 +79,23 @@ export class ContractChainContainers {
       signature: new Uint8Array(0),
     });
     const id = proposerBlockId(bytes);
-    this.containerIds.set(record.hash.toLowerCase(), id);
+    this.remember(record.hash, id);
     return { id, bytes, record };
+  }
+
+  /** The container ID of block `number`, which must be the chain's block of hash `hash`, from the chain read back. */
+  private readParentId(number: bigint, hash: string): Uint8Array {
+    const reader = this.reader;
+    if (reader === undefined) throw new Error(`block ${number + 1n} arrived before its parent ${hash}`);
+    // Down to the lowest block whose parent's ID is not known, then forward: each finds its parent.
+    let from = number;
+    while (from > LAST_UNWRAPPED_BLOCK && !this.containerIds.has(reader(from - 1n).hash.toLowerCase())) from--;
+    let id: Uint8Array | undefined;
+    for (let n = from; n <= number; n++) {
+      const container = this.containerOf(reader(n));
+      if (n === number && container.record.hash.toLowerCase() === hash) id = container.id;
+    }
+    if (id === undefined) throw new Error(`block ${number + 1n} arrived before its parent ${hash} (the chain's block ${number} is another)`);
+    return id;
   }
 }

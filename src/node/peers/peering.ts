@@ -12,7 +12,7 @@ import type { PlatformChain } from "../../pchain";
 import type { Dispatch, OpenSession } from "../../rpc/types";
 import type { DataDirectory } from "../../storage";
 import type { ExchangeChain } from "../../xchain/vm";
-import { NodeAcceptance } from "../acceptance";
+import { engineBlocks, NodeAcceptance } from "../acceptance";
 import type { NodeLogger } from "../logger";
 import { readPackageVersion } from "../package-version";
 import { AcceptanceLog } from "./acceptance-log";
@@ -50,7 +50,7 @@ export interface PeeringChains {
 export async function openPeerNetwork(options: PeeringOptions, chains: PeeringChains): Promise<PeerNetwork> {
   const { engine, exchange, platform, logger } = chains;
   const acceptance = new NodeAcceptance({
-    contract: { onBlock: (listener) => engine.onBlock(listener), blocks: () => chainBlocks(engine) },
+    contract: engineBlocks(engine),
     exchange,
     platform,
     report: logger.at("error"),
@@ -103,9 +103,4 @@ export function producerWiring(
 function routeKinds(network: NetworkIdentifiers): (path: string) => RouteKind {
   const contract = new Set([PATHS.contractRpc, `/ext/bc/${network.cChainId}/rpc`]);
   return (path) => (contract.has(path) ? "contract" : "other");
-}
-
-function* chainBlocks(engine: Engine): Iterable<import("../../engine/chain").BlockRecord> {
-  const head = engine.head.number;
-  for (let n = 0n; n <= head; n++) yield engine.resolveBlock(n);
 }
