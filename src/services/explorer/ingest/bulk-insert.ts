@@ -98,7 +98,16 @@ const COLUMN_TYPES: Record<string, Record<string, string>> = {
 
 /** An array literal of any values as one parameter: every element quoted, null as NULL. */
 export function arrayLiteral(values: readonly SqlValue[]): string {
-  return `{${values.map((v) => (v === null ? "NULL" : `"${String(v).replace(/[\\"]/g, "\\$&")}"`)).join(",")}}`;
+  return `{${values.map(element).join(",")}}`;
+}
+
+const NEEDS_ESCAPE = /[\\"]/;
+
+/** One element, quoted; the escaping pass only for the rare text holding a quote or backslash. */
+function element(value: SqlValue): string {
+  if (value === null) return "NULL";
+  const text = String(value);
+  return NEEDS_ESCAPE.test(text) ? `"${text.replace(/[\\"]/g, "\\$&")}"` : `"${text}"`;
 }
 
 /** Inserts the rows (ignoring those already there, or as `onConflict` says); answers the rows `returning` names. */

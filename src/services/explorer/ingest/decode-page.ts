@@ -15,15 +15,18 @@ import type { SqlQueries } from "../../sql/database";
 import type { ExplorerContext } from "../context";
 import { decodeAtomicTx } from "./atomic-tx";
 import { decodeContractBlock } from "./contract-block";
+import { decodeSelfContained } from "./decode-container";
+import type { DecodeThreads } from "./decode-threads";
 import { decodeExchangeTx } from "./exchange-tx";
 import type { ExplorerIndexName, NodeSource } from "./node-source";
 import { hexOf, millisOf, outputRow } from "./outputs";
-import { decodePlatformBlock } from "./platform-block";
 import type { DecodedContainer, OutputRow, TransactionRow } from "./rows";
 
 /** The empty ID (32 zero bytes): the transaction ID of the platform chain's genesis UTXOs. */
 const EMPTY_ID = encodeCb58(new Uint8Array(32));
 const CONTRACT_BLOCKS_AT_ONCE = 16;
+/** Smaller pages (a node being followed live) are decoded on the ingest thread: sending them costs more than it saves. */
+const THREADED_PAGE_MIN = 64;
 
 export interface DecodedPage {
   containers: DecodedContainer[];
@@ -34,6 +37,12 @@ export interface DecodedPage {
 export class PageDecoder {
   /** Transaction IDs the node was asked about and does not know (asked once). */
   private readonly unknownToNode = new Set<string>();
+  /**
+   * The transactions of each index's page decoded last. The ingester reads a page while it
+   * stores the one before, whose transactions are not in the database yet but will be before
+   * this page is stored (pages are stored in order): they are not asked of the node.
+   */
+  private readonly previousPage = new Map<ExplorerIndexName, Set<string>>();
   /** Platform-chain addresses whose genesis UTXOs were looked for. */
   private readonly genesisAddressesRead = new Set<string>();
 
@@ -41,38 +50,39 @@ export class PageDecoder {
     private readonly context: ExplorerContext,
     private readonly node: NodeSource,
     private readonly db: SqlQueries,
+    /** Threads to decode large pages of the exchange and platform chains on (else all on this thread). */
+    private readonly threads?: DecodeThreads,
   ) {}
 
   async decode(name: ExplorerIndexName, page: readonly IndexContainer[]): Promise<DecodedPage> {
-    // Contract-chain blocks wait on the node (block and receipts): several are asked at once.
-    const parallel = name === "C-block" ? CONTRACT_BLOCKS_AT_ONCE : 1;
-    const containers: DecodedContainer[] = [];
-    for (let i = 0; i < page.length; i += parallel) {
-      containers.push(...(await Promise.all(page.slice(i, i + parallel).map((c) => this.decodeContainer(name, c)))));
+    let containers: DecodedContainer[];
+    if (name === "C-block") {
+      // Contract-chain blocks wait on the node (block and receipts): several are asked at once.
+      containers = [];
+      for (let i = 0; i < page.length; i += CONTRACT_BLOCKS_AT_ONCE) {
+        containers.push(...(await Promise.all(page.slice(i, i + CONTRACT_BLOCKS_AT_ONCE).map((c) => this.decodeContractContainer(c)))));
+      }
+    } else {
+      const threaded = page.length >= THREADED_PAGE_MIN ? this.threads?.decode(this.context, name, page) : undefined;
+      containers = (await threaded) ?? page.map((c) => decodeSelfContained(this.context, name, c));
     }
     const transactions = containers.flatMap((c) => c.transactions);
-    const extra = await this.missingSources(transactions);
+    const extra = await this.missingSources(transactions, this.previousPage.get(name));
     if (name === "P-block" && transactions.length > 0) {
       const genesis = await this.platformGenesis(transactions, containers[0]!.acceptedAt);
       if (genesis !== undefined) extra.push(genesis);
     }
+    this.previousPage.set(name, new Set([...transactions, ...extra].map((t) => t.id)));
     return { containers, extra };
   }
 
-  private async decodeContainer(name: ExplorerIndexName, container: IndexContainer): Promise<DecodedContainer> {
+  private async decodeContractContainer(container: IndexContainer): Promise<DecodedContainer> {
     const acceptedAt = millisOf(container.timestamp);
     const decoded: DecodedContainer = { index: container.index, id: container.id, bytes: hexOf(container.bytes), acceptedAt, transactions: [] };
     try {
-      if (name === "X-tx") decoded.transactions.push(decodeExchangeTx(this.context, container.bytes, acceptedAt));
-      else if (name === "P-block") {
-        const { block, transactions } = decodePlatformBlock(this.context, container.bytes, acceptedAt);
-        decoded.pBlock = block;
-        decoded.transactions.push(...transactions);
-      } else {
-        const { block, atomicTransactions } = await decodeContractBlock(this.context, this.node, container.bytes, acceptedAt);
-        decoded.cBlock = block;
-        decoded.transactions.push(...atomicTransactions);
-      }
+      const { block, atomicTransactions } = await decodeContractBlock(this.context, this.node, container.bytes, acceptedAt);
+      decoded.cBlock = block;
+      decoded.transactions.push(...atomicTransactions);
     } catch (error) {
       if (error instanceof NodeClientError) throw error;
       decoded.problem = error instanceof Error ? error.message : String(error);
@@ -81,14 +91,14 @@ export class PageDecoder {
   }
 
   /** The transactions spent by `txs` that neither they nor the database hold, fetched from the node. */
-  private async missingSources(txs: readonly TransactionRow[]): Promise<TransactionRow[]> {
+  private async missingSources(txs: readonly TransactionRow[], previousPage: ReadonlySet<string> = new Set()): Promise<TransactionRow[]> {
     const inPage = new Set(txs.map((t) => t.id));
     const wanted = new Map<string, { from: "X" | "C"; acceptedAt: number }>();
     for (const tx of txs) {
       const from = tx.sourceChainId === this.context.chains.C ? "C" : tx.chainId === this.context.chains.X && tx.sourceChainId === null ? "X" : undefined;
       if (from === undefined) continue;
       for (const input of tx.inputs) {
-        if (!inPage.has(input.transactionId) && !this.unknownToNode.has(input.transactionId)) wanted.set(input.transactionId, { from, acceptedAt: tx.acceptedAt });
+        if (!inPage.has(input.transactionId) && !previousPage.has(input.transactionId) && !this.unknownToNode.has(input.transactionId)) wanted.set(input.transactionId, { from, acceptedAt: tx.acceptedAt });
       }
     }
     if (wanted.size === 0) return [];

@@ -3,7 +3,9 @@
  * order: it asks for the index's last accepted container, reads the containers after the last
  * one stored (`getContainerRange`, up to 500 at a time), decodes them and stores each page in one
  * SQL transaction with the index's progress; while a full page is stored, the next one is read
- * and decoded (the node and the decoder work while the database writes). It polls every `pollIntervalMs` (at once again after
+ * and decoded (the node and the decoder work while the database writes), large pages of the
+ * exchange and platform chains on decoding threads (decode-threads.ts) so that the SQL of the
+ * page being stored is not held up behind them. It polls every `pollIntervalMs` (at once again after
  * a full page). A node that cannot be reached or a database that fails makes the loop wait (with
  * a growing delay, up to 10 s) and read the same page again: nothing is lost or stored twice. A
  * node without indexing (its index routes answer 404) stops the loop with an error naming the flag.
@@ -13,6 +15,7 @@ import type { SqlDatabase } from "../../sql/database";
 import type { ExplorerContext } from "../context";
 import { CHAIN_SIZED_TABLES } from "../schema";
 import { type DecodedPage, PageDecoder } from "./decode-page";
+import { DecodeThreads } from "./decode-threads";
 import { EXPLORER_INDEXES, type ExplorerIndexName, type NodeSource } from "./node-source";
 import { readProgress, storeBatch } from "./store";
 
@@ -67,6 +70,8 @@ export interface IngesterOptions {
   context: ExplorerContext;
   pollIntervalMs?: number;
   pageSize?: number;
+  /** Threads decoding large pages of the exchange and platform chains (default: one fewer than the cores, 2 to 4; 0: on the ingest thread). */
+  decodeThreads?: number;
   /** Called with each error a loop meets (it goes on retrying unless the error is fatal). */
   onError?: (index: ExplorerIndexName, error: Error) => void;
 }
@@ -81,6 +86,7 @@ interface Loop {
 export class Ingester {
   private readonly loops = new Map<ExplorerIndexName, Loop>();
   private readonly decoder: PageDecoder;
+  private readonly decodeThreads: DecodeThreads;
   private readonly pollIntervalMs: number;
   private readonly pageSize: number;
   private stopping = false;
@@ -90,7 +96,8 @@ export class Ingester {
   private analyzedAt = 0;
 
   constructor(private readonly options: IngesterOptions) {
-    this.decoder = new PageDecoder(options.context, options.node, options.database);
+    this.decodeThreads = new DecodeThreads(options.decodeThreads);
+    this.decoder = new PageDecoder(options.context, options.node, options.database, this.decodeThreads);
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     for (const index of Object.keys(EXPLORER_INDEXES) as ExplorerIndexName[]) {
@@ -117,6 +124,7 @@ export class Ingester {
     this.stopping = true;
     for (const wake of this.wake.splice(0)) wake();
     await Promise.all([...this.loops.values()].map((l) => l.running));
+    await this.decodeThreads.close();
   }
 
   progress(): IndexProgress[] {

@@ -46,15 +46,18 @@ export async function storeTransactions(q: SqlQueries, txs: readonly Transaction
     txs.flatMap((t) => t.assets.map((a) => [a.id, a.chainId, a.name, a.symbol, a.alias, a.denomination, a.variableCap, a.nft, t.acceptedAt, t.id])),
   );
   await storeAddresses(q, txs);
-  // Two statements, each led by an index: this batch's inputs to the outputs they spend, and
-  // this batch's outputs to inputs stored before them. The second sees what the first linked.
-  // (The running totals follow by trigger: schema-totals.ts.)
-  await q.query(
-    `UPDATE outputs o SET redeeming_transaction_id = ti.transaction_id, redeemed_at = t.accepted_at
-       FROM transaction_inputs ti JOIN transactions t ON t.id = ti.transaction_id
-      WHERE ti.transaction_id = ANY($1::text[]) AND o.id = ti.output_id AND o.redeeming_transaction_id IS NULL`,
-    [arrayLiteral(txs.map((t) => t.id))],
-  );
+  // Two statements, each led by an index: this batch's inputs to the outputs they spend (sent
+  // as arrays: the batch knows them), and this batch's outputs to inputs stored before them.
+  // The second sees what the first linked. (The running totals follow by trigger: schema-totals.ts.)
+  const spends = txs.flatMap((t) => t.inputs.map((i) => [i.outputId, t.id, t.acceptedAt] as const));
+  if (spends.length > 0) {
+    await q.query(
+      `UPDATE outputs o SET redeeming_transaction_id = s.transaction_id, redeemed_at = s.accepted_at
+         FROM unnest($1::text[], $2::text[], $3::bigint[]) AS s(output_id, transaction_id, accepted_at)
+        WHERE o.id = s.output_id AND o.redeeming_transaction_id IS NULL`,
+      [0, 1, 2].map((column) => arrayLiteral(spends.map((s) => s[column]))),
+    );
+  }
   await q.query(
     `UPDATE outputs o SET redeeming_transaction_id = ti.transaction_id, redeemed_at = t.accepted_at
        FROM transaction_inputs ti JOIN transactions t ON t.id = ti.transaction_id

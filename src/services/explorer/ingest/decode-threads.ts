@@ -1,0 +1,131 @@
+/**
+ * Decoding threads for the ingester: a page of exchange- or platform-chain containers is split
+ * among them and decoded there (decode-worker.ts), so the ingest thread only fetches pages and
+ * writes them. Why: decoding is CPU work (a signer recovered per signature, about 0.25 ms each,
+ * plus hashing and encoding IDs); on the ingest thread it held up the SQL of the page being
+ * stored, so the node's thread and the database took turns instead of working together.
+ *
+ * The threads start when a page first asks for them, and while they start (compiling the
+ * sources under ts-node takes a second or two) pages are decoded on the ingest thread: a
+ * small index or a test never waits for them. A thread that fails makes its page's decode
+ * reject (the page is read again) and the next page start new threads; threads that cannot
+ * load at all (no compiled entry, no ts-node) leave every page to the ingest thread. `close`
+ * stops them.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { ExplorerContext } from "../context";
+import type { RawContainer, SelfContainedIndex } from "./decode-container";
+import type { DecodedContainer } from "./rows";
+
+export interface DecodeRequest {
+  id: number;
+  name: SelfContainedIndex;
+  context: ExplorerContext;
+  containers: RawContainer[];
+}
+
+export type DecodeReply = { id: number; containers: DecodedContainer[] } | { id: number; error: string } | { ready: true };
+
+/**
+ * Threads by default: one fewer than the cores (the ingest thread and the database want one),
+ * at most four, but at least two: a page is split between them, so on two cores the signers
+ * are recovered on both while the ingest thread waits on the database.
+ */
+export const DEFAULT_DECODE_THREADS = Math.min(4, Math.max(2, os.availableParallelism() - 1));
+
+/** The compiled entry next to this file (dist/), else the source through ts-node (tests, an unbuilt checkout). */
+function startWorker(): Worker {
+  const compiled = path.join(__dirname, "decode-worker.js");
+  if (fs.existsSync(compiled)) return new Worker(compiled);
+  const source = path.join(__dirname, "decode-worker.ts");
+  const tsNode = require.resolve("ts-node");
+  const options = { transpileOnly: true, skipProject: true, compilerOptions: { module: "commonjs", target: "es2022", esModuleInterop: true } };
+  return new Worker(`require(${JSON.stringify(tsNode)}).register(${JSON.stringify(options)}); require(${JSON.stringify(source)});`, { eval: true });
+}
+
+interface Thread {
+  worker: Worker;
+  ready: boolean;
+  pending: Map<number, { resolve(containers: DecodedContainer[]): void; reject(error: Error): void }>;
+}
+
+export class DecodeThreads {
+  private threads: Thread[] = [];
+  private nextId = 1;
+  /** A thread failed before it was ready (it cannot load here): pages stay on the ingest thread. */
+  private unavailable = false;
+
+  constructor(private readonly size = DEFAULT_DECODE_THREADS) {}
+
+  /**
+   * The containers decoded on the threads, in order; undefined when the threads are not ready
+   * yet (they are started, and the caller decodes this page itself).
+   */
+  decode(context: ExplorerContext, name: SelfContainedIndex, containers: readonly RawContainer[]): Promise<DecodedContainer[]> | undefined {
+    if (this.size < 1 || this.unavailable) return undefined;
+    if (this.threads.length === 0) {
+      try {
+        this.start();
+      } catch {
+        // No thread can be made here (no compiled entry and no ts-node): decode on the ingest thread.
+        this.unavailable = true;
+        return undefined;
+      }
+    }
+    const ready = this.threads.filter((t) => t.ready);
+    if (ready.length === 0) return undefined;
+    const share = Math.ceil(containers.length / ready.length);
+    const parts = ready.map((thread, i) => this.send(thread, context, name, containers.slice(i * share, (i + 1) * share)));
+    return Promise.all(parts).then((decoded) => decoded.flat());
+  }
+
+  /** Stops the threads (pages being decoded on them reject). */
+  async close(): Promise<void> {
+    const threads = this.threads;
+    this.threads = [];
+    await Promise.all(threads.map((t) => t.worker.terminate()));
+  }
+
+  private start(): void {
+    for (let i = 0; i < this.size; i++) {
+      const thread: Thread = { worker: startWorker(), ready: false, pending: new Map() };
+      // Only a thread with work keeps the process alive.
+      thread.worker.unref();
+      thread.worker.on("message", (reply: DecodeReply) => {
+        if ("ready" in reply) {
+          thread.ready = true;
+          return;
+        }
+        const job = thread.pending.get(reply.id);
+        if (job === undefined) return;
+        thread.pending.delete(reply.id);
+        if (thread.pending.size === 0) thread.worker.unref();
+        if ("error" in reply) job.reject(new Error(`a decoding thread failed: ${reply.error}`));
+        else job.resolve(reply.containers);
+      });
+      const fail = (error: Error) => {
+        if (!thread.ready && this.threads.includes(thread)) this.unavailable = true;
+        this.threads = this.threads.filter((t) => t !== thread);
+        for (const job of thread.pending.values()) job.reject(error);
+        thread.pending.clear();
+      };
+      thread.worker.on("error", fail);
+      thread.worker.on("exit", (code) => fail(new Error(`a decoding thread stopped (exit code ${code})`)));
+      this.threads.push(thread);
+    }
+  }
+
+  private send(thread: Thread, context: ExplorerContext, name: SelfContainedIndex, containers: RawContainer[]): Promise<DecodedContainer[]> {
+    if (containers.length === 0) return Promise.resolve([]);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      thread.pending.set(id, { resolve, reject });
+      thread.worker.ref();
+      const request: DecodeRequest = { id, name, context, containers: containers.map((c) => ({ index: c.index, id: c.id, bytes: c.bytes, timestamp: c.timestamp })) };
+      thread.worker.postMessage(request);
+    });
+  }
+}
