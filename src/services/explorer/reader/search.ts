@@ -13,9 +13,9 @@ import { addressRecordsOverAllChains } from "./addresses";
 import { ASSET_COLUMNS, assetRecords } from "./assets";
 import { findCBlock } from "./c-blocks";
 import { readCTransaction } from "./c-transactions";
-import { outputRecords, outputRowsByIds } from "./outputs";
+import { outputRecordsByIds } from "./outputs";
 import { SqlParams, text } from "./sql";
-import { transactionRecords, transactionRowsByIds } from "./transactions";
+import { transactionRecordsByIds } from "./transactions";
 
 const TYPE_ORDER: readonly SearchResultType[] = ["cBlock", "cTransaction", "transaction", "asset", "address", "output"];
 
@@ -24,13 +24,26 @@ interface Match {
   score: number;
 }
 
-/** IDs in `table.column` starting with the query, best scored first. */
-async function prefixMatches(db: SqlQueries, from: string, column: string, query: string, limit: number): Promise<Match[]> {
+/**
+ * The SQL of `column` starting with the bound prefix `q`, led by a range of the column's index:
+ * every ID, address and query is letters and digits, so the IDs starting with the prefix lie
+ * between it and the prefix followed by z's (the greatest of them), under the C collation the
+ * explorer's databases use and under a language's collation alike; `starts_with` keeps the exact ones.
+ */
+function startsWith(column: string, q: string): string {
+  return `${column} >= ${q} AND ${column} <= ${q} || repeat('z', 64) AND starts_with(${column}, ${q})`;
+}
+
+/** IDs in the `tables`' `column` starting with the query, best scored first. */
+async function prefixMatches(db: SqlQueries, tables: readonly string[], column: string, query: string, limit: number): Promise<Match[]> {
   const params = new SqlParams();
   const q = params.bind(query);
+  const limitParam = params.bind(limit);
+  // The shortest matches score highest: each table's are read in length order, at most `limit`.
+  const candidates = tables.map((table) => `(SELECT ${column} AS id FROM ${table} WHERE ${startsWith(column, q)} ORDER BY length(${column}), ${column} LIMIT ${limitParam})`);
   const rows = await db.query(
-    `SELECT DISTINCT ${column} AS id, length(${q})::float8 / length(${column}) AS score FROM ${from}
-     WHERE starts_with(${column}, ${q}) ORDER BY score DESC, id LIMIT ${params.bind(limit)}`,
+    `SELECT DISTINCT id, length(${q})::float8 / length(id) AS score FROM (${candidates.join(" UNION ALL ")}) matched
+     ORDER BY score DESC, id LIMIT ${limitParam}`,
     params.values,
   );
   return rows.map((r) => ({ id: text(r, "id"), score: Number(r.score) }));
@@ -64,9 +77,8 @@ export async function search(db: SqlQueries, rawQuery: string, limit: number): P
     if (block !== undefined) results.push({ type: "cBlock", data: block, score: 1 });
   }
 
-  const transactions = await prefixMatches(db, "transactions", "id", query, limit);
-  const transactionRows = transactions.length === 0 ? [] : await transactionRowsByIds(db, transactions.map((m) => m.id));
-  const transactionData = new Map((await transactionRecords(db, transactionRows)).map((r) => [r.id, r]));
+  const transactions = await prefixMatches(db, ["transactions"], "id", query, limit);
+  const transactionData = new Map((await transactionRecordsByIds(db, transactions.map((m) => m.id))).map((r) => [r.id, r]));
   for (const m of transactions) results.push({ type: "transaction", data: transactionData.get(m.id), score: m.score });
 
   const assets = await assetMatches(db, query, limit);
@@ -74,12 +86,12 @@ export async function search(db: SqlQueries, rawQuery: string, limit: number): P
   assets.forEach((m, i) => results.push({ type: "asset", data: assetData[i], score: m.score }));
 
   const address = query.replace(/^[XPC]-/, "");
-  const addresses = await prefixMatches(db, "(SELECT address FROM addresses UNION SELECT address FROM address_chain) known", "address", address, limit);
+  const addresses = await prefixMatches(db, ["addresses", "address_chain"], "address", address, limit);
   const addressData = await addressRecordsOverAllChains(db, addresses.map((m) => m.id));
   addresses.forEach((m, i) => results.push({ type: "address", data: addressData[i], score: m.score }));
 
-  const outputs = await prefixMatches(db, "outputs", "id", query, limit);
-  const outputData = new Map((await outputRecords(db, await outputRowsByIds(db, outputs.map((m) => m.id)))).map((o) => [o.id, o]));
+  const outputs = await prefixMatches(db, ["outputs"], "id", query, limit);
+  const outputData = new Map((await outputRecordsByIds(db, outputs.map((m) => m.id))).map((o) => [o.id, o]));
   for (const m of outputs) results.push({ type: "output", data: outputData.get(m.id), score: m.score });
 
   const ranked = results

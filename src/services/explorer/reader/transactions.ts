@@ -1,80 +1,57 @@
 /**
  * Exchange- and platform-chain transactions (and the contract chain's atomic ones) as records:
  * their inputs (the spent outputs with the credentials that unlocked them), their outputs, and
- * per-asset totals of both, summed exactly (bigint, never through JS numbers) from the outputs
- * read. A list is ordered by acceptance time, then ingestion sequence (its keyset), either way.
+ * per-asset totals of both, summed exactly by the database. Each record is the transaction's
+ * document written at ingest (schema-reads.ts) with the created outputs' redeeming transactions
+ * as they stand, so a page of records is a few indexed rows. A list is ordered by acceptance
+ * time, then ingestion sequence (its keyset), either way.
  */
 import type { SqlQueries, SqlRow } from "../../sql/database";
-import type { CredentialRecord, InputRecord, TransactionRecord } from "../records";
+import type { TransactionRecord } from "../records";
 import { afterCursor, pageOf } from "./cursor";
-import { spentAndCreatedOutputs } from "./outputs";
 import type { Page, TransactionsParams } from "./parameters";
-import { SqlParams, groupBy, int, isoTime, text } from "./sql";
+import { SqlParams, text } from "./sql";
 
-const TRANSACTION_COLUMNS = `t.id, t.chain_id, t.type, t.memo, t.tx_fee::text AS tx_fee, t.genesis::text AS genesis,
-  t.accepted_at::text AS accepted_at, t.sequence::text AS sequence`;
+/**
+ * The records of the transactions `ids` names (a subquery answering `id` and `ord`, one row per
+ * transaction) as one row: a JSON array, in `ord` order, of the documents (or of the records built
+ * live where there is none or it is incomplete), and per transaction the created outputs'
+ * redeeming transactions in output order (`,` between outputs, `;` between transactions). One
+ * row of two texts instead of a row per transaction: PGlite's cost is per row and per value.
+ */
+function documentsOf(ids: string): string {
+  return `SELECT '[' || string_agg(CASE WHEN d.complete THEN d.doc ELSE explorer_transaction_json(p.id)::text END, ',' ORDER BY p.ord) || ']' AS docs,
+      string_agg(coalesce((SELECT string_agg(coalesce(o.redeeming_transaction_id, ''), ',' ORDER BY o.output_index) FROM outputs o WHERE o.transaction_id = p.id), ''), ';' ORDER BY p.ord) AS redeemed
+    FROM (${ids}) p LEFT JOIN transaction_documents d ON d.id = p.id`;
+}
 
-/** The full records of these transaction rows, in the rows' order. */
-export async function transactionRecords(db: SqlQueries, rows: readonly SqlRow[]): Promise<TransactionRecord[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => text(r, "id"));
-  const inputsParams = new SqlParams();
-  const inputs = await db.query(
-    `SELECT transaction_id, position, output_id FROM transaction_inputs WHERE transaction_id = ANY(${inputsParams.bindList(ids)}) ORDER BY transaction_id, position`,
-    inputsParams.values,
-  );
-  const credentialsParams = new SqlParams();
-  const credentials = await db.query(
-    `SELECT transaction_id, input_position, address, public_key, signature FROM input_credentials
-     WHERE transaction_id = ANY(${credentialsParams.bindList(ids)}) ORDER BY transaction_id, input_position, position`,
-    credentialsParams.values,
-  );
-  const { byId: spent, ofTransaction: outputs } = await spentAndCreatedOutputs(db, inputs.map((i) => text(i, "output_id")), ids);
-  const inputsOf = groupBy(inputs, "transaction_id");
-  const credentialsOf = groupBy(credentials, "transaction_id");
-
-  return rows.map((row) => {
-    const id = text(row, "id");
-    const signers = credentialsOf.get(id) ?? [];
-    const txInputs: InputRecord[] = (inputsOf.get(id) ?? []).map((input) => ({
-      output: spent.get(text(input, "output_id")) ?? { id: text(input, "output_id") },
-      credentials: signers
-        .filter((c) => int(c, "input_position") === int(input, "position"))
-        .map((c): CredentialRecord => ({ address: text(c, "address"), public_key: text(c, "public_key"), signature: text(c, "signature") })),
-    }));
-    return {
-      id,
-      chainID: text(row, "chain_id"),
-      type: text(row, "type"),
-      inputs: txInputs,
-      outputs: outputs.get(id) ?? [],
-      memo: Buffer.from(text(row, "memo"), "hex").toString("base64"),
-      inputTotals: totalsOf(txInputs.flatMap((input) => ("amount" in input.output ? [input.output] : []))),
-      outputTotals: totalsOf(outputs.get(id) ?? []),
-      reusedAddressTotals: null,
-      timestamp: isoTime(row.accepted_at),
-      txFee: Number(text(row, "tx_fee")),
-      genesis: row.genesis === "true",
-    };
+/** The documents' row as records: the created outputs' redeeming transactions set as they stand. */
+function recordsOf(row: SqlRow | undefined): TransactionRecord[] {
+  if (row === undefined || row.docs === null) return [];
+  const records = JSON.parse(text(row, "docs")) as TransactionRecord[];
+  const redeemed = text(row, "redeemed").split(";");
+  records.forEach((record, i) => {
+    const ofRecord = (redeemed[i] ?? "").split(",");
+    record.outputs.forEach((output, k) => {
+      output.redeemingTransactionID = ofRecord[k] ?? "";
+    });
   });
+  return records;
 }
 
-/** Per asset (in ID order), the sum of the outputs' amounts, exact (bigint), as decimal strings. */
-function totalsOf(outputs: readonly { assetID: string; amount: string }[]): Record<string, string> {
-  const sums = new Map<string, bigint>();
-  for (const o of outputs) sums.set(o.assetID, (sums.get(o.assetID) ?? 0n) + BigInt(o.amount));
-  return Object.fromEntries([...sums.keys()].sort().map((asset) => [asset, sums.get(asset)!.toString()]));
-}
-
-/** Transaction rows by ID (any order). */
-export async function transactionRowsByIds(db: SqlQueries, ids: readonly string[]): Promise<SqlRow[]> {
+/** The records of these transactions (unknown IDs left out), in the given order. */
+export async function transactionRecordsByIds(db: SqlQueries, ids: readonly string[]): Promise<TransactionRecord[]> {
   if (ids.length === 0) return [];
   const params = new SqlParams();
-  return db.query(`SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE t.id = ANY(${params.bindList(ids)})`, params.values);
+  const [row] = await db.query(
+    documentsOf(`SELECT t.id, given.ord FROM unnest(${params.bindList(ids)}) WITH ORDINALITY AS given(id, ord) JOIN transactions t ON t.id = given.id`),
+    params.values,
+  );
+  return recordsOf(row);
 }
 
 export async function readTransaction(db: SqlQueries, id: string): Promise<TransactionRecord | undefined> {
-  const [record] = await transactionRecords(db, await transactionRowsByIds(db, [id]));
+  const [record] = await transactionRecordsByIds(db, [id]);
   return record;
 }
 
@@ -108,9 +85,9 @@ export async function listTransactions(db: SqlQueries, p: TransactionsParams): P
   const direction = descending ? "DESC" : "ASC";
   const from = oneAddress ? "address_transactions at JOIN transactions t ON t.id = at.transaction_id" : "transactions t";
   const rows = await db.query(
-    `SELECT ${TRANSACTION_COLUMNS} FROM ${from} WHERE ${where.join(" AND ")}
+    `SELECT t.id, ${time}::text AS accepted_at, ${sequence}::text AS sequence FROM ${from} WHERE ${where.join(" AND ")}
      ORDER BY ${time} ${direction}, ${sequence} ${direction} LIMIT ${params.bind(p.limit + 1)}`,
     params.values,
   );
-  return pageOf(rows, p.limit, (r) => [Number(r.accepted_at), Number(r.sequence)], (shown) => transactionRecords(db, shown));
+  return pageOf(rows, p.limit, (r) => [Number(r.accepted_at), Number(r.sequence)], (shown) => transactionRecordsByIds(db, shown.map((r) => text(r, "id"))));
 }
