@@ -14,6 +14,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   crypto: ["encoding"],
   network: ["encoding"],
   storage: [],
+  threads: [],
   rpc: [],
   atomic: ["encoding", "storage"],
   keystore: ["encoding", "crypto", "rpc", "storage"],
@@ -22,12 +23,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   xchain: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore", "utxo"],
   pchain: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore", "utxo"],
   cchain: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore", "engine", "utxo"],
-  node: ["encoding", "crypto", "network", "rpc", "storage", "atomic", "keystore", "engine", "utxo", "xchain", "cchain", "pchain"],
+  node: ["encoding", "crypto", "network", "rpc", "storage", "threads", "atomic", "keystore", "engine", "utxo", "xchain", "cchain", "pchain"],
   clients: ["encoding", "network"],
   flows: ["encoding", "network", "clients"],
   deploy: ["encoding", "network"],
   hardhat: ["encoding", "crypto", "network", "rpc", "engine", "flows", "deploy", "cli"],
-  services: ["encoding", "crypto", "network", "rpc", "clients"],
+  services: ["encoding", "crypto", "network", "rpc", "clients", "threads"],
   cli: ["encoding", "network", "rpc", "node", "clients", "flows", "services"],
 };
 

@@ -23,9 +23,9 @@
  * stops after {@link IDLE_STOP_MS} without work (its 64 MiB go with it). If it dies, the hashes
  * waiting on it fail with the reason and the next one starts a new thread.
  */
-import fs from "node:fs";
-import path from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+
+import { startWorkerBeside } from "../../threads/start-worker";
 
 import type { HashReply, HashRequest } from "./argon2-protocol";
 import { AUTH_MESSAGES, AuthError } from "./errors";
@@ -41,19 +41,9 @@ interface Job {
   reject(error: Error): void;
 }
 
-/**
- * The worker: the compiled entry next to this file (the package's dist/), or, from the
- * TypeScript sources (tests, an unbuilt checkout), eval'd code that registers ts-node and loads
- * the source, as test/helpers/engine-thread.ts does for the engine thread. Both paths are
- * absolute and no tsconfig is looked for, so the working directory does not matter.
- */
+/** The worker (argon2-worker.ts), compiled or from the sources. */
 function startWorker(): Worker {
-  const compiled = path.join(__dirname, "argon2-worker.js");
-  if (fs.existsSync(compiled)) return new Worker(compiled);
-  const source = path.join(__dirname, "argon2-worker.ts");
-  const tsNode = require.resolve("ts-node");
-  const options = { transpileOnly: true, skipProject: true, compilerOptions: { module: "commonjs", target: "es2022", esModuleInterop: true } };
-  return new Worker(`require(${JSON.stringify(tsNode)}).register(${JSON.stringify(options)}); require(${JSON.stringify(source)});`, { eval: true });
+  return startWorkerBeside(__dirname, "argon2-worker");
 }
 
 /** Who asks for a hash: the node itself, a client, or a client that sent a wrong password lately. */

@@ -12,10 +12,10 @@
  * load at all (no compiled entry, no ts-node) leave every page to the ingest thread. `close`
  * stops them.
  */
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+
+import { startWorkerBeside } from "../../../threads/start-worker";
 import type { ExplorerContext } from "../context";
 import type { RawContainer, SelfContainedIndex } from "./decode-container";
 import type { DecodedContainer } from "./rows";
@@ -36,14 +36,9 @@ export type DecodeReply = { id: number; containers: DecodedContainer[] } | { id:
  */
 export const DEFAULT_DECODE_THREADS = Math.min(4, Math.max(2, os.availableParallelism() - 1));
 
-/** The compiled entry next to this file (dist/), else the source through ts-node (tests, an unbuilt checkout). */
+/** The worker (decode-worker.ts), compiled or from the sources. */
 function startWorker(): Worker {
-  const compiled = path.join(__dirname, "decode-worker.js");
-  if (fs.existsSync(compiled)) return new Worker(compiled);
-  const source = path.join(__dirname, "decode-worker.ts");
-  const tsNode = require.resolve("ts-node");
-  const options = { transpileOnly: true, skipProject: true, compilerOptions: { module: "commonjs", target: "es2022", esModuleInterop: true } };
-  return new Worker(`require(${JSON.stringify(tsNode)}).register(${JSON.stringify(options)}); require(${JSON.stringify(source)});`, { eval: true });
+  return startWorkerBeside(__dirname, "decode-worker");
 }
 
 interface Thread {
