@@ -10,8 +10,11 @@
  *
  * The analysis is a function of the code, the EVM's opcode table (its entries are what the
  * interpreter dispatches on) and whether EIP-8024's immediates are skipped; the interpreter only
- * reads it. So it is kept per opcode table (a table is made per EVM and replaced on a hardfork
- * change), keyed by the code's bytes.
+ * reads it. So it is kept per opcode table, keyed by the code's bytes. A table is made per EVM,
+ * and the engine makes an EVM for each past block a call reads (the matchers read the block
+ * before the head after each transaction): tables whose entries run code alike (the same opcode
+ * information and the same handler functions) share one memo, so a token's code is analysed once
+ * per run instead of once per block read (eleven times in the ERC-20 suite of the benchmark).
  *
  * How: the Interpreter class is not exported by @ethereumjs/evm, so it is reached by its file
  * (beside the package's CommonJS entry), and its one analysis method is wrapped — not copied: a
@@ -53,18 +56,69 @@ export function codeKey(code: Uint8Array, eip8024: boolean): string {
   return (eip8024 ? "1" : "0") + Buffer.from(code.buffer, code.byteOffset, code.byteLength).toString("latin1");
 }
 
-/** The library's analysis wrapped with a memo per opcode table. */
+type AnalysisMemo = GenerationalMemo<string, JumpAnalysis>;
+
+/** What the interpreter reads of a table entry: the opcode's information and its two handlers. */
+interface OpcodeEntry {
+  readonly opcodeInfo?: { readonly code?: unknown; readonly name?: unknown; readonly fee?: unknown; readonly isAsync?: unknown; readonly dynamicGas?: unknown };
+  readonly opHandler?: unknown;
+  readonly gasHandler?: unknown;
+}
+
+/** A number per handler function, so a signature can name it. */
+const handlerIds = new WeakMap<object, number>();
+let nextHandlerId = 1;
+
+function handlerId(handler: unknown): number {
+  if (typeof handler !== "function") return 0;
+  let id = handlerIds.get(handler);
+  if (id === undefined) {
+    id = nextHandlerId++;
+    handlerIds.set(handler, id);
+  }
+  return id;
+}
+
+/**
+ * What makes two opcode tables run code alike: per opcode, its information and its handler
+ * functions (by identity: an EVM that observes code for coverage has handlers of its own).
+ * Undefined for a table whose entries are not shaped like the EVM's: it shares with none.
+ */
+export function opcodeTableSignature(table: object): string | undefined {
+  const entries = table as Record<number, OpcodeEntry | undefined>;
+  const parts: string[] = [];
+  for (let op = 0; op < 256; op++) {
+    const entry = entries[op];
+    const info = entry?.opcodeInfo;
+    if (entry === undefined || info === undefined) return undefined;
+    parts.push(`${String(info.code)}:${String(info.name)}:${String(info.fee)}:${String(info.isAsync)}:${String(info.dynamicGas)}:${handlerId(entry.opHandler)}:${handlerId(entry.gasHandler)}`);
+  }
+  return parts.join(",");
+}
+
+/** The library's analysis wrapped with a memo per opcode table, shared by tables that run code alike. */
 export function memoizedAnalysis(analyse: Analyse): Analyse {
-  // Few tables live at once (one per EVM: the head's and the past-block views'), and a table's
-  // memo goes with it.
-  const memos = new WeakMap<object, GenerationalMemo<string, JumpAnalysis>>();
-  const memoized = function (this: AnalysingInterpreter, code: Uint8Array): JumpAnalysis {
-    const table = this._evm._opcodeMap;
+  // A table holds its memo; tables alike find it by their signature while any of them lives
+  // (a weak reference: the memo goes with the last of them).
+  const memos = new WeakMap<object, AnalysisMemo>();
+  const shared = new Map<string, WeakRef<AnalysisMemo>>();
+  const memoOf = (table: object): AnalysisMemo => {
     let memo = memos.get(table);
+    if (memo !== undefined) return memo;
+    const signature = opcodeTableSignature(table);
+    memo = signature === undefined ? undefined : shared.get(signature)?.deref();
     if (memo === undefined) {
       memo = new GenerationalMemo<string, JumpAnalysis>(CODE_BYTES_PER_GENERATION, (key) => key.length);
-      memos.set(table, memo);
+      if (signature !== undefined) {
+        for (const [known, ref] of shared) if (ref.deref() === undefined) shared.delete(known);
+        shared.set(signature, new WeakRef(memo));
+      }
     }
+    memos.set(table, memo);
+    return memo;
+  };
+  const memoized = function (this: AnalysingInterpreter, code: Uint8Array): JumpAnalysis {
+    const memo = memoOf(this._evm._opcodeMap);
     const key = codeKey(code, this.common.isActivatedEIP(8024));
     let analysis = memo.get(key);
     if (analysis === undefined) {

@@ -6,6 +6,7 @@ import {
   jumpAnalysisMemoInstalled,
   libraryJumpAnalysis,
   memoizedAnalysis,
+  opcodeTableSignature,
   type AnalysingInterpreter,
   type Analyse,
 } from "../../src/engine/jump-analysis-memo";
@@ -29,6 +30,28 @@ function opcodeTable(): Record<number, { code: number }> {
   const table: Record<number, { code: number }> = {};
   for (let op = 0; op < 256; op++) table[op] = { code: op };
   return table;
+}
+
+/** Handlers shared by every EVM-like table below, as the EVM's module-level handlers are. */
+const sharedHandlers = Array.from({ length: 256 }, () => () => {});
+
+/** An opcode table shaped like the EVM's (information and handlers per opcode), with one entry changed if asked. */
+function evmLikeTable(change?: { op: number; fee?: number; opHandler?: () => void }): Record<number, object> {
+  const table: Record<number, object> = {};
+  for (let op = 0; op < 256; op++) {
+    const fee = change?.op === op && change.fee !== undefined ? change.fee : 3;
+    const opHandler = change?.op === op && change.opHandler !== undefined ? change.opHandler : sharedHandlers[op];
+    table[op] = { opcodeInfo: { code: op, name: `OP${op}`, fee, isAsync: false, dynamicGas: false }, opHandler, gasHandler: undefined };
+  }
+  return table;
+}
+
+/** The opcode table of a fresh EVM of ethereumjs for a hardfork's rules. */
+async function evmTableOf(hardfork: string): Promise<object> {
+  const { createEVM } = await import("@ethereumjs/evm");
+  const { Common, Mainnet } = await import("@ethereumjs/common");
+  const evm = await createEVM({ common: new Common({ chain: Mainnet, hardfork }) });
+  return (evm as unknown as { _opcodeMap: object })._opcodeMap;
 }
 
 /** An analysis that counts its calls and returns a fresh object each time. */
@@ -81,13 +104,39 @@ describe("engine: the jump-destination analysis is done once per code", () => {
       expect(calls()).to.equal(2);
     });
 
-    it("keeps one memo per opcode table (another EVM's entries are not this one's)", () => {
+    it("keeps apart tables whose entries are not shaped like the EVM's (nothing says they run code alike)", () => {
       const { analyse, calls } = countingAnalysis();
       const memoized = memoizedAnalysis(analyse);
       const code = Uint8Array.of(0x60, 0x04, 0x56, 0x00, 0x5b);
       memoized.call(interpreterOver(opcodeTable()), code);
       memoized.call(interpreterOver(opcodeTable()), code);
       expect(calls()).to.equal(2);
+    });
+
+    it("shares one memo between the tables of EVMs that run code alike (same opcode information, same handlers)", () => {
+      const { analyse, calls } = countingAnalysis();
+      const memoized = memoizedAnalysis(analyse);
+      const code = Uint8Array.of(0x60, 0x04, 0x56, 0x00, 0x5b);
+      const first = memoized.call(interpreterOver(evmLikeTable()), code);
+      expect(memoized.call(interpreterOver(evmLikeTable()), code)).to.equal(first);
+      expect(calls()).to.equal(1);
+    });
+
+    it("keeps apart EVM tables that differ in one handler (an EVM observing code for coverage) or one fee", () => {
+      const { analyse, calls } = countingAnalysis();
+      const memoized = memoizedAnalysis(analyse);
+      const code = Uint8Array.of(0x60, 0x04, 0x56, 0x00, 0x5b);
+      memoized.call(interpreterOver(evmLikeTable()), code);
+      memoized.call(interpreterOver(evmLikeTable({ op: 0x56, opHandler: () => {} })), code);
+      memoized.call(interpreterOver(evmLikeTable({ op: 0x01, fee: 5 })), code);
+      expect(calls()).to.equal(3);
+    });
+
+    it("gives tables of the engine's EVMs for the same rules one signature, and another for other rules", async () => {
+      const [head, pastView, other] = await Promise.all([evmTableOf("cancun"), evmTableOf("cancun"), evmTableOf("shanghai")]);
+      expect(head).to.not.equal(pastView);
+      expect(opcodeTableSignature(head)).to.be.a("string").and.equal(opcodeTableSignature(pastView));
+      expect(opcodeTableSignature(other)).to.not.equal(opcodeTableSignature(head));
     });
 
     it("analyses again when EIP-8024's immediates apply", () => {
