@@ -17,13 +17,12 @@
  * per run instead of once per block read (eleven times in the ERC-20 suite of the benchmark).
  *
  * How: the Interpreter class is not exported by @ethereumjs/evm, so it is reached by its file
- * (beside the package's CommonJS entry), and its one analysis method is wrapped — not copied: a
+ * (interpreter-class.ts), and its one analysis method is wrapped — not copied: a
  * miss calls the library's own method. Should a later version move or rename it, nothing is
  * wrapped, the EVM runs as before, and `jumpAnalysisMemoInstalled()` (checked by a test) says so.
  */
-import * as path from "node:path";
-
 import { GenerationalMemo } from "./generational-memo";
+import { interpreterPrototype } from "./interpreter-class";
 
 /** What the interpreter's analysis returns (it reads these and never writes them). */
 export interface JumpAnalysis {
@@ -130,37 +129,12 @@ export function memoizedAnalysis(analyse: Analyse): Analyse {
   return Object.assign(memoized, { [MEMOIZED]: analyse });
 }
 
-type InterpreterModule = { Interpreter?: { prototype?: Partial<AnalysingInterpreter> } };
-
-/**
- * The interpreter's file. The package's exports do not list it, so Node refuses the literal path
- * and the file is found beside the entry; the literal path is there for the package build's
- * bundle (scripts/bundle-engine.js resolves it to the file), where the entry's directory is not
- * the bundle's and only a literal path reaches the same Interpreter class the bundled EVM runs.
- */
-function interpreterModule(): InterpreterModule {
-  try {
-    return require("@ethereumjs/evm/dist/cjs/interpreter.js") as InterpreterModule;
-  } catch {
-    const entry = require.resolve("@ethereumjs/evm");
-    return require(path.join(path.dirname(entry), "interpreter.js")) as InterpreterModule;
-  }
-}
-
-function interpreterPrototype(): Partial<AnalysingInterpreter> | undefined {
-  try {
-    return interpreterModule().Interpreter?.prototype;
-  } catch {
-    return undefined;
-  }
-}
-
 let installed = false;
 
 /** Wraps the interpreter's analysis once per process; true when it is (or already was) wrapped. */
 export function installJumpAnalysisMemo(): boolean {
   if (installed) return true;
-  const prototype = interpreterPrototype();
+  const prototype = interpreterPrototype<AnalysingInterpreter>();
   const analyse = prototype?._getValidJumpDestinations;
   if (prototype === undefined || typeof analyse !== "function") return false;
   if (!(MEMOIZED in analyse)) prototype._getValidJumpDestinations = memoizedAnalysis(analyse as Analyse);
@@ -170,13 +144,13 @@ export function installJumpAnalysisMemo(): boolean {
 
 /** Whether the EVM's interpreter analyses each code once (see the module comment). */
 export function jumpAnalysisMemoInstalled(): boolean {
-  const analyse = interpreterPrototype()?._getValidJumpDestinations;
+  const analyse = interpreterPrototype<AnalysingInterpreter>()?._getValidJumpDestinations;
   return typeof analyse === "function" && MEMOIZED in analyse;
 }
 
 /** The library's own analysis, unwrapped (undefined when this ethereumjs has none where expected). */
 export function libraryJumpAnalysis(): Analyse | undefined {
-  const analyse = interpreterPrototype()?._getValidJumpDestinations as (Analyse & { [MEMOIZED]?: Analyse }) | undefined;
+  const analyse = interpreterPrototype<AnalysingInterpreter>()?._getValidJumpDestinations as (Analyse & { [MEMOIZED]?: Analyse }) | undefined;
   if (typeof analyse !== "function") return undefined;
   return analyse[MEMOIZED] ?? analyse;
 }

@@ -19,6 +19,7 @@ import type { NativeStateManager } from "./state-manager";
 import { CONSOLE_LOG_ADDRESS_HEX } from "./console-log";
 import { ExecutionBudget } from "./execution-budget";
 import { ExecutedInstructions, type FailureTrace, FailedFrameRecorder, rememberFailureTrace } from "./failure-trace";
+import { recordInstructions } from "./instruction-recorder";
 
 /** Gas charged up front by nativeAssetBalance (reference node). */
 export const NATIVE_ASSET_BALANCE_GAS = 2474n;
@@ -94,14 +95,16 @@ export class NativeEVM extends EVM {
    */
   private async replayForInstructions(opts: EVMRunCallOpts, trace: FailureTrace): Promise<FailureTrace> {
     const executed = new ExecutedInstructions();
-    const listener = (step: InterpreterStep) => executed.step(step.depth, step.pc);
     const consoleSink = this.consoleSink;
-    // The replay's events go to its own listener only: others (solidity-coverage's step
-    // listener) must not hear the execution twice.
+    // The replay's events go nowhere: listeners (solidity-coverage's step listener, the
+    // observers) must not hear the execution twice. A Node.js emitter answers
+    // listenerCount/listeners, all ethereumjs asks of its emitter.
     const events = this.events;
-    // A Node.js emitter answers listenerCount/listeners, all ethereumjs asks of its emitter.
     const replayEvents = new EventEmitter();
-    replayEvents.on("step", listener);
+    // The instructions are noted by the interpreter's step (instruction-recorder.ts), or where an
+    // ethereumjs has no step method to wrap, by step events (an event per instruction, slower).
+    const stopRecording = recordInstructions(this, (depth, pc) => executed.step(depth, pc));
+    if (stopRecording === undefined) replayEvents.on("step", (step: InterpreterStep) => executed.step(step.depth, step.pc));
     Object.assign(this, { events: replayEvents });
     this.consoleSink = undefined;
     this.replaying = true;
@@ -112,6 +115,7 @@ export class NativeEVM extends EVM {
     } catch {
       return trace;
     } finally {
+      stopRecording?.();
       await this.journal.revert();
       Object.assign(this, { events });
       this.consoleSink = consoleSink;

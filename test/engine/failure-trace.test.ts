@@ -3,7 +3,12 @@ import hre from "hardhat";
 import { createNativeProvider, type NativeProvider } from "../../src/engine/provider";
 import { ExecutionFailureRpcError } from "../../src/engine/api/errors";
 import { ExecutedInstructions } from "../../src/engine/failure-trace";
+import { instructionRecorderIdle } from "../../src/engine/instruction-recorder";
+import { interpreterPrototype } from "../../src/engine/interpreter-class";
 import { refusalOf } from "../helpers/refusal";
+
+/** The interpreter's step hook, which builds and emits a step event (what the replay must not need). */
+const Interpreter = { prototype: interpreterPrototype<{ _runStepHook(...args: unknown[]): Promise<void> }>() as { _runStepHook(...args: unknown[]): Promise<void> } };
 
 /** A fresh chain with the stack-trace test contracts deployed. */
 async function chainWithFailing(options: { traceFailures?: boolean; log?: (line: string) => void } = {}) {
@@ -98,6 +103,33 @@ describe("failure traces: the failed frames of a transaction or call", () => {
     } finally {
       ExecutedInstructions.prototype.attachTo = attachTo;
     }
+  });
+
+  it("the replay notes the failing frame's instructions without building a step event per instruction", async () => {
+    const { provider, failing, failingInterface } = await chainWithFailing({ traceFailures: true });
+    const stepHook = Interpreter.prototype._runStepHook;
+    let stepEvents = 0;
+    Interpreter.prototype._runStepHook = function (this: unknown, ...args: unknown[]) {
+      stepEvents++;
+      return stepHook.apply(this, args);
+    };
+    try {
+      const error = await refusalOf(call(provider, failing, failingInterface.encodeFunctionData("failWithReason")), ExecutionFailureRpcError);
+      const frame = error.trace!.frames[0]!;
+      expect(frame.executed!.length).to.be.greaterThan(10);
+      expect(frame.executed!.at(-1)).to.equal(frame.pc);
+      expect(stepEvents).to.equal(0);
+    } finally {
+      Interpreter.prototype._runStepHook = stepHook;
+    }
+  });
+
+  it("after a replay, and after two chains' replays at once, the interpreter runs its own step method again", async () => {
+    const [one, two] = await Promise.all([chainWithFailing({ traceFailures: true }), chainWithFailing({ traceFailures: true })]);
+    const fail = (chain: typeof one) => refusalOf(call(chain.provider, chain.failing, chain.failingInterface.encodeFunctionData("failWithReason")), ExecutionFailureRpcError);
+    const [first, second] = await Promise.all([fail(one), fail(two)]);
+    expect(first.trace!.frames[0]!.executed).to.deep.equal(second.trace!.frames[0]!.executed);
+    expect(instructionRecorderIdle()).to.equal(true);
   });
 
   it("the trace stays in process: the JSON-RPC error a transport sends has only code, message and data", async () => {
