@@ -14,7 +14,7 @@ import { orderedTrieRoot } from "./block-roots";
 import type { BlockTime, HeaderData } from "./block-time";
 import { emptyBlockRecord, type BlockRecord, type LogRecord, type MinedTransaction, type ReceiptRecord } from "./chain";
 import type { ChainState } from "./chain-state";
-import { cancunHeaderFields, ZERO32 } from "./common";
+import { cancunHeaderFields, engineBlockOptions, ZERO32 } from "./common";
 import type { EngineLock, LockHeld } from "./engine-lock";
 import { SimulatorFaultError } from "./errors";
 import type { ForkPoint } from "./fork/fork-source";
@@ -259,7 +259,7 @@ export class BlockProducer {
   ): Promise<BlockRun> {
     const common = this.state.common;
     const vm = this.state.vm;
-    const blockOpts = { setHardfork: false, common };
+    const blockOpts = engineBlockOptions(common);
     const cancun = common.isActivatedEIP(4844);
     const header = cancun ? { ...headerData, excessBlobGas: parentBlock.header.calcNextExcessBlobGas(common) } : { ...headerData };
     const journal = vm.evm.journal;
@@ -297,7 +297,7 @@ export class BlockProducer {
     const { header, gasUsed, checkpointed, cancun } = run;
     const common = this.state.common;
     const vm = this.state.vm;
-    const blockOpts = { setHardfork: false, common };
+    const blockOpts = engineBlockOptions(common);
     const transactions: TypedTransaction[] = included.map((pooled) => pooled.tx);
     const transactionsTrie = await orderedTrieRoot(
       included.map((pooled) => pooled.serialized ?? pooled.tx.serialize()),

@@ -26,6 +26,16 @@ export function engineCommon(chainId: number, hardfork: Hardfork): Common {
   );
 }
 
+/**
+ * The options of a block the engine makes from fields it sets itself (a block it mines, the
+ * block a call or a trace runs in). ethereumjs' consensus-format checks are skipped: every field
+ * they check is one the engine fills the same way (difficulty 0, no extra data, a zero nonce,
+ * the empty uncle hash), and they cost about as much as the rest of making the header.
+ */
+export function engineBlockOptions(common: Common): { common: Common; setHardfork: false; skipConsensusFormatValidation: true } {
+  return { common, setHardfork: false, skipConsensusFormatValidation: true };
+}
+
 /** Header fields that exist only from Cancun on (the contract chain has no blobs or beacon roots). */
 export function cancunHeaderFields(common: Common): { excessBlobGas?: bigint; parentBeaconBlockRoot?: Uint8Array } {
   return {
@@ -35,7 +45,7 @@ export function cancunHeaderFields(common: Common): { excessBlobGas?: bigint; pa
 }
 
 /**
- * Two lookups ethereumjs repeats on its Common, made cheap on our own instance.
+ * Lookups ethereumjs repeats on its Common, made cheap on our own instance.
  *
  * ethereumjs merges its parameter tables into the Common again for every transaction and block
  * header it constructs (a deep JSON copy each time); they never change here, so merge them once
@@ -72,5 +82,30 @@ export function withCheapLookups(common: Common): Common {
     }
     return lastSet.has(eip);
   };
+  withCheapHardforkOrder(common);
   return common;
+}
+
+/**
+ * The interpreter and the gas rules ask whether the hardfork is at or after another (`gteHardfork`)
+ * for many opcodes, and ethereumjs answers with a walk of the hardfork list each time; the
+ * positions are kept per list (the list is the chain's, shared by every copy of the Common), and
+ * looked up. A name listed twice counts at its last place, as ethereumjs counts it.
+ */
+function withCheapHardforkOrder(common: Common): void {
+  const positionsOf = new WeakMap<readonly object[], Map<string, number>>();
+  const positions = (hardforks: readonly { name: string }[]): Map<string, number> => {
+    let known = positionsOf.get(hardforks);
+    if (known === undefined) {
+      known = new Map(hardforks.map((hardfork, index) => [hardfork.name, index]));
+      positionsOf.set(hardforks, known);
+    }
+    return known;
+  };
+  common.hardforkGteHardfork = function (this: Common, first: string | null, second: string): boolean {
+    const order = positions(this.hardforks());
+    const at = order.get(first ?? this.hardfork()) ?? -1;
+    const other = order.get(second);
+    return other !== undefined && at >= other;
+  };
 }

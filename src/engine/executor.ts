@@ -12,7 +12,7 @@ import { runTx, type RunTxResult } from "@ethereumjs/vm";
 import type { BlockTime } from "./block-time";
 import type { BlockRecord } from "./chain";
 import type { ChainState } from "./chain-state";
-import { cancunHeaderFields } from "./common";
+import { cancunHeaderFields, engineBlockOptions } from "./common";
 import { ExecutionFailedError, TransactionRejectedError } from "./errors";
 import { failureTraceOf } from "./failure-trace";
 import type { ResolvedEngineOptions } from "./options";
@@ -137,7 +137,7 @@ export class Executor {
         },
         withdrawals: [],
       },
-      { common: this.state.common, setHardfork: false },
+      engineBlockOptions(this.state.common),
     );
     this.lastCallBlock = { record, isHead, gasLimit, baseFee, timestamp, block };
     return block;

@@ -21,7 +21,7 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import { createZeroAddress, KECCAK256_RLP, type Address } from "@ethereumjs/util";
 import { runTx, type RunTxResult, type VM } from "@ethereumjs/vm";
 import type { BlockRecord, MinedTransaction } from "./chain";
-import { cancunHeaderFields } from "./common";
+import { cancunHeaderFields, engineBlockOptions } from "./common";
 import { callTransaction, senderAccount } from "./executor";
 import type { Engine } from "./engine";
 import { TransactionRejectedError } from "./errors";
@@ -261,7 +261,7 @@ export class TraceReplay {
         },
         withdrawals: [],
       },
-      { common, setHardfork: false },
+      engineBlockOptions(common),
     );
   }
 

@@ -27,4 +27,20 @@ describe("the engine's Common: cheap isActivatedEIP", () => {
     expect(common.isActivatedEIP(7702)).to.equal(true);
     expect(active(common, common.isActivatedEIP)).to.deep.equal(active(common, reference));
   });
+
+  it("answers gteHardfork and hardforkGteHardfork exactly as ethereumjs for every pair of hardforks, on each hardfork and on copies", () => {
+    const common = withCheapLookups(createCustomCommon({ name: "t", chainId: 43112 }, Mainnet, { hardfork: Hardfork.Cancun }));
+    const plain = createCustomCommon({ name: "t", chainId: 43112 }, Mainnet, { hardfork: Hardfork.Cancun });
+    const names = [...common.hardforks().map((hardfork) => hardfork.name), "no-such-hardfork"];
+    for (const current of [Hardfork.London, Hardfork.Shanghai, Hardfork.Cancun]) {
+      for (const [ours, theirs] of [[common, plain], [common.copy(), plain.copy()]] as const) {
+        ours.setHardfork(current);
+        theirs.setHardfork(current);
+        for (const second of names) {
+          expect(ours.gteHardfork(second), `${current} >= ${second}`).to.equal(theirs.gteHardfork(second));
+          for (const first of names) expect(ours.hardforkGteHardfork(first, second), `${first} >= ${second}`).to.equal(theirs.hardforkGteHardfork(first, second));
+        }
+      }
+    }
+  });
 });
