@@ -22,12 +22,9 @@ import type { ForkSource } from "./fork/fork-source";
 import { ForkedStateManager } from "./fork/forked-state";
 import { NativeStateManager } from "./state-manager";
 
-/** How many past blocks' views are kept (see ChainState.pastViews). */
-const PAST_VIEWS_KEPT = 4;
-
 interface PastView {
-  readonly record: BlockRecord;
-  readonly multiCoin: MultiCoinSnapshot;
+  record: BlockRecord;
+  multiCoin: MultiCoinSnapshot;
   readonly state: NativeStateManager;
   vm?: VM;
 }
@@ -39,12 +36,13 @@ export class ChainState {
   /** The remote chain this one forks, if any (set before `renew`, which builds on it). */
   fork: ForkSource | undefined;
   /**
-   * Views of past blocks' states, with their VMs once a call needed one, the most recently used
-   * last. Matchers such as changeTokenBalance read the block before the head again and again, and
-   * a view with its VM cost about three head calls to make. A view is only read (a call's changes
-   * are reverted), and operations run one at a time, so views can be shared.
+   * The view of a past block's state, with its VM once a call needed one. Matchers such as
+   * changeTokenBalance read the block before the head after each transaction, and a view with its
+   * VM cost about three head calls to make: one view serves every past block, moved from block to
+   * block (NativeStateManager.moveTo), with its VM. A view is only read (a call's changes are
+   * reverted), and operations run one at a time, so it can be shared and moved.
    */
-  private pastViews: PastView[] = [];
+  private past: PastView | undefined;
   /** The EVM event emitter all the chain's VMs share, when the chain has `evmEvents` (see emittingEvents). */
   private sharedEvents: NativeEVM["events"] | undefined;
 
@@ -87,7 +85,7 @@ export class ChainState {
     const opts = { common: this.common, caches: new Caches(), trie };
     this.live = this.fork === undefined ? new NativeStateManager(opts) : new ForkedStateManager({ ...opts, source: this.fork });
     this.machine = await this.makeVm(this.live);
-    this.pastViews = [];
+    this.past = undefined;
   }
 
   /** The state as of a block: the live state for the head, a read-only view for older blocks. */
@@ -105,12 +103,17 @@ export class ChainState {
   }
 
   private pastView(record: BlockRecord): PastView {
-    const views = this.pastViews;
-    // The same block with the same multi-coin balances (a direct edit at the head replaces them).
-    const at = views.findIndex((v) => v.record === record && v.multiCoin === record.multiCoin);
-    const view = at >= 0 ? views.splice(at, 1)[0]! : { record, multiCoin: record.multiCoin, state: this.live.viewAt(record.block.header.stateRoot, record.multiCoin) };
-    views.push(view);
-    if (views.length > PAST_VIEWS_KEPT) views.shift();
+    const view = this.past;
+    if (view === undefined) {
+      this.past = { record, multiCoin: record.multiCoin, state: this.live.viewAt(record.block.header.stateRoot, record.multiCoin) };
+      return this.past;
+    }
+    // Another block, or the same block with other multi-coin balances (a direct edit at the head replaces them).
+    if (view.record !== record || view.multiCoin !== record.multiCoin) {
+      view.state.moveTo(record.block.header.stateRoot, record.multiCoin);
+      view.record = record;
+      view.multiCoin = record.multiCoin;
+    }
     return view;
   }
 

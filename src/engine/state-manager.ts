@@ -16,12 +16,15 @@ export interface NativeStateManagerOpts extends MerkleStateManagerOpts {
  * frame that made it, exactly like a storage write.
  */
 export class NativeStateManager extends MerkleStateManager {
-  readonly multiCoin: MultiCoinState;
+  /** The multi-coin balances (a view moved to another block gets that block's: `moveTo`). */
+  multiCoin: MultiCoinState;
+  private readonly multiCoinBase: NativeStateManagerOpts["multiCoinBase"];
   /** Accounts decoded from the account cache's RLP, keyed by that RLP (a fresh array on every put). */
   private readonly decodedAccounts = new GenerationalMemo<Uint8Array, Account>(1024);
 
   constructor(opts: NativeStateManagerOpts = {}) {
     super(opts);
+    this.multiCoinBase = opts.multiCoinBase;
     this.multiCoin = new MultiCoinState(opts.multiCoin, opts.multiCoinBase);
   }
 
@@ -126,6 +129,18 @@ export class NativeStateManager extends MerkleStateManager {
     // The copied trie shares the node database, so every committed root stays readable.
     view._trie.root(stateRoot);
     return view;
+  }
+
+  /**
+   * Moves a view (viewAt) to another committed root and multi-coin snapshot, emptying its
+   * caches, so the VM made over it serves another past block (ChainState). Only between
+   * operations: a view then holds nothing unwritten, since every call on it is reverted.
+   */
+  moveTo(stateRoot: Uint8Array, multiCoin: MultiCoinSnapshot): void {
+    this._trie.root(stateRoot);
+    this._caches?.clear();
+    this._storageTries = {};
+    this.multiCoin = new MultiCoinState(multiCoin, this.multiCoinBase);
   }
 }
 

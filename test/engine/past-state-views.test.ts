@@ -7,9 +7,10 @@ const hexq = (n: bigint | number) => "0x" + n.toString(16);
 const ASSET = testAssetId(0x77);
 
 /**
- * The engine keeps the state views of recently read past blocks (ChainState.pastViews) so that
- * repeated calls on the block before the head (changeTokenBalance does that) cost about as much
- * as calls on the head. A kept view must answer exactly as a fresh one would.
+ * The engine keeps one state view of a past block, with its VM, and moves it from block to block
+ * (ChainState.pastView) so that calls on the block before the head (changeTokenBalance makes
+ * them after each transaction) cost about as much as calls on the head. A kept or moved view must
+ * answer exactly as a fresh one would.
  */
 describe("calls on past blocks through kept state views", () => {
   let chain: TestChain;
@@ -49,7 +50,7 @@ describe("calls on past blocks through kept state views", () => {
     expect(await storedAt(five)).to.equal(5n);
   });
 
-  it("more past blocks than are kept still each answer their own state", async () => {
+  it("past blocks read in turn, the view moving between them, each answer their own state", async () => {
     const heights: bigint[] = [];
     for (let v = 1; v <= 7; v++) {
       await (await harness.store(v)).wait();
@@ -85,6 +86,25 @@ describe("calls on past blocks through kept state views", () => {
     expect(await chain.rpc("eth_call", [{ to: address, data: harness.interface.encodeFunctionData("stored") }, "latest"])).to.equal("0x");
   });
 
+  it("storage, balances and code read at alternating past blocks are each block's", async () => {
+    const holder = chain.signers[2]!.address;
+    await chain.rpc("hardhat_setBalance", [holder, hexq(111)]);
+    await (await harness.store(1)).wait();
+    const first = await height();
+    await chain.rpc("hardhat_setBalance", [holder, hexq(222)]);
+    await (await harness.store(2)).wait();
+    const second = await height();
+    await (await harness.store(3)).wait();
+    for (let round = 0; round < 2; round++) {
+      for (const [block, stored, balance] of [[first, 1n, 111n], [second, 2n, 222n]] as const) {
+        expect(await storedAt(block)).to.equal(stored);
+        expect(BigInt((await chain.rpc("eth_getBalance", [holder, hexq(block)])) as string)).to.equal(balance);
+        expect(await chain.rpc("eth_getCode", [address, hexq(block)])).to.not.equal("0x");
+      }
+    }
+    expect(await chain.rpc("eth_getCode", [address, hexq(first - 2n)])).to.equal("0x");
+  });
+
   describe("native asset balances", () => {
     let assets: NativeAssetsHarness;
     let holder: string;
@@ -110,6 +130,22 @@ describe("calls on past blocks through kept state views", () => {
       await chain.rpc("evm_mine");
       expect(await chain.rpc("eth_getAssetBalance", [holder, hexq(a), ASSET])).to.equal(hexq(250));
       expect(await balanceAt(a)).to.equal(250n);
+    });
+
+    it("alternating past blocks each answer their own asset balances", async () => {
+      // Each edit is mined past (an edit at the head is recorded on the head block itself).
+      await chain.rpc("nativekit_setAssetBalance", [holder, ASSET, hexq(7)]);
+      await chain.rpc("evm_mine");
+      const seven = await height();
+      await chain.rpc("evm_mine");
+      await chain.rpc("nativekit_setAssetBalance", [holder, ASSET, hexq(8)]);
+      await chain.rpc("evm_mine");
+      const eight = await height();
+      await chain.rpc("evm_mine");
+      for (let round = 0; round < 2; round++) {
+        expect(await balanceAt(seven)).to.equal(7n);
+        expect(await balanceAt(eight)).to.equal(8n);
+      }
     });
   });
 });
