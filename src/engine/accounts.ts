@@ -40,6 +40,34 @@ export const DEFAULT_MNEMONIC_KEYS: readonly `0x${string}`[] = [
   "0xdf57089febbacf7ba0bc227dafbffa9fc08a93fdc68e1e42411a14efcf23656e",
 ];
 
+/**
+ * The uncompressed public keys (64 bytes, without the 0x04 prefix) of DEFAULT_MNEMONIC_KEYS, in
+ * the same order: every chain unlocks these keys, and a cold process takes about 10 ms to
+ * multiply them out (accounts.test.ts checks the table against the keys).
+ */
+export const DEFAULT_MNEMONIC_PUBLIC_KEYS: readonly string[] = [
+  "8318535b54105d4a7aae60c08fc45f9687181b4fdfc625bd1a753fa7397fed753547f11ca8696646f2f3acb08e31016afac23e630c5d11f59f61fef57b0d2aa5",
+  "ba5734d8f7091719471e7f7ed6b9df170dc70cc661ca05e688601ad984f068b0d67351e5f06073092499336ab0839ef8a521afd334e53807205fa2f08eec74f4",
+  "9d9031e97dd78ff8c15aa86939de9b1e791066a0224e331bc962a2099a7b1f0464b8bbafe1535f2301c72c2cb3535b172da30b02686ab0393d348614f157fbdb",
+  "20b871f3ced029e14472ec4ebc3c0448164942b123aa6af91a3386c1c403e0ebd3b4a5752a2b6c49e574619e6aa0549eb9ccd036b9bbc507e1f7f9712a236092",
+  "bf6ee64a8d2fdc551ec8bb9ef862ef6b4bcb1805cdc520c3aa5866c0575fd3b514c5562c3caae7aec5cd6f144b57135c75b6f6cea059c3d08d1f39a9c227219d",
+  "37b84de6947b243626cc8b977bb1f1632610614842468dfa8f35dcbbc55a515e47f6fe259cffc671a719eaef444a0d689b16a90051985a13661840cf5e221503",
+  "9a4ab212cb92775d227af4237c20b81f4221e9361d29007dfc16c79186b577cb6ba3f1b582ad0b5572c93f47e7506d66df7f2af05fa1828de0e511aac7b97828",
+  "01f2bf1fa920e77a43c7aec2587d0b3814093420cc59a9b3ad66dd5734dda7be6f8b7de790eac3a720fd8e4bcb9eae9434f843d3cec111d9e07adeddeae090f2",
+  "931e7fda8da226f799f791eefc9afebcd7ae2b1b19a03c5eaa8d72122d9fe74d887a3962ff861190b531ab31ee82f0d7f255dfe3ab73ca627bd70ab3d1cbb417",
+  "3255458e24278e31d5940f304b16300fdff3f6efd3e2a030b5818310ac67af45e28d057e6a332d07e0c5ab09d6947fd4eed1a646edbf224e2d2fec6f49f90abc",
+  "0bb316cf4dbaeff8df7c6a8f3c55a11c72f7f2f8d79c274f27cdce2220f36371279e4fa6f5ecc92d799c79f30d3bb5913e906c06d7da20edd35dd61c4807052d",
+  "e393c954d127d79d56b594a46df6b2e053f49446759eac612dbe12ade3095c679eeda1cafbff9d8fe17b8550d9d0d1fd71a2f5849b520c7bde795a3600b54616",
+  "463e7db0f9c35ba7ae68a8098f1024019b90191281276eeef294acb3f1354b0acd69b0a35b569d08b5b45017078d2342120c335290857d95eb3621d1084622b6",
+  "7805be0fc5186c4437306b531c8e981d3922e5fc81d72d527931b995445fb78ea33d6b7dba20f31fc5560dd19870fc010aaab063647da052dde84b14df052457",
+  "407a862c69cbc66dceea40079757697abcf931043f5a5f128a56ae6e51bdbce7fd0e8041ad03925eb788729e42fa032d5f81e5f1e6276aa7427cb5a0c8a419cd",
+  "d5ab34891bfe989bfa557f983cb5d031c4acc845ad990baaefb58ca1db0e77161e06c5160950b02dc29ef7ad651d76dbcb891b4d9779101a92dd843d518c8f10",
+  "64c1c85d9aa8081a8ef94c35379fa7532942b2d8cbbd1e3ea71c0e3609b96cc0efcd28ccb0c8f30cf99ee0a361f1d8e7b052ec956c8172779d486f84cc2ad737",
+  "c216848622dfc38a2ad2a921f524103cf654a22b8679736ecedc4901453ea3f7696c08bb654460f28cef6913033456b1432baeacd6fc4614df1008811b5c55ae",
+  "302a94bd084ff317493db7c2fe07e0935c0f6d3e6772d6af3c58e92abebfb402d7355f0565f50297b6d26a329fc48ce6ea7a556bfd113b306459c9523633f6f2",
+  "7bf824b28c4bf11ce553fa746a18754949ab4959e2ea73465778d14179211f8c87f456ff40773aafed961a226e0bfa251547013a81c24951a733f65cfed8dc5e",
+];
+
 /** 10 000 native coin, in wei. */
 export const DEFAULT_ACCOUNT_BALANCE = 10_000n * 10n ** 18n;
 
@@ -139,7 +167,8 @@ export function unlockedAccount(privateKeyHex: string): UnlockedAccount {
 export function computeUnlockedAccount(privateKeyHex: string): UnlockedAccount {
   const privateKey = hexToBytes(privateKeyHex as `0x${string}`);
   if (privateKey.length !== 32) throw new Error(`a private key is 32 bytes, got ${privateKey.length}`);
-  const publicKey = publicKeyOf(privateKey, false).subarray(1);
+  const known = DEFAULT_MNEMONIC_KEYS.indexOf(privateKeyHex.toLowerCase() as `0x${string}`);
+  const publicKey = known >= 0 ? hexToBytes(`0x${DEFAULT_MNEMONIC_PUBLIC_KEYS[known]!}`) : publicKeyOf(privateKey, false).subarray(1);
   const address = new Address(publicToAddress(publicKey));
   return {
     address,

@@ -1,9 +1,12 @@
 import { expect } from "chai";
 
+import { publicKeyOf } from "../../src/crypto/secp256k1";
+
 import {
   DEFAULT_HD_PATH,
   DEFAULT_MNEMONIC,
   DEFAULT_MNEMONIC_KEYS,
+  DEFAULT_MNEMONIC_PUBLIC_KEYS,
   computeMnemonicKeys,
   deriveMnemonicKeys,
   fundedAccounts,
@@ -17,6 +20,12 @@ describe("accounts", () => {
   it("the default mnemonic's written-out keys are the ones it derives", () => {
     expect(DEFAULT_MNEMONIC_KEYS).to.have.length(20);
     expect(computeMnemonicKeys(DEFAULT_MNEMONIC, 0, 20)).to.deep.equal([...DEFAULT_MNEMONIC_KEYS]);
+  });
+
+  it("the default keys' written-out public keys are the ones their keys multiply out to", () => {
+    expect(DEFAULT_MNEMONIC_PUBLIC_KEYS).to.have.length(DEFAULT_MNEMONIC_KEYS.length);
+    const computed = DEFAULT_MNEMONIC_KEYS.map((key) => Buffer.from(publicKeyOf(Buffer.from(key.slice(2), "hex"), false).subarray(1)).toString("hex"));
+    expect([...DEFAULT_MNEMONIC_PUBLIC_KEYS]).to.deep.equal(computed);
   });
 
   it("the first default account is the well-known 0xf39f… key", () => {
