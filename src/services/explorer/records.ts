@@ -103,6 +103,12 @@ export interface AggregateRecord {
   endTime: string;
   transactionVolume: string;
   transactionCount: number;
+  /**
+   * Owners of the outputs created in the window, each address counted once per UTC minute,
+   * chain and asset it received outputs in (the reference's per-minute counts, summed): not the
+   * distinct addresses of the whole window, so that intervals add up to it and its cost follows
+   * the window's minutes.
+   */
   addressCount: number;
   outputCount: number;
   assetCount: number;

@@ -17,6 +17,7 @@
 import type { SqlDatabase } from "../sql/database";
 import { migrate } from "../sql/migrations";
 import { READS_MIGRATION } from "./schema-reads";
+import { READS_AT_SCALE_MIGRATION } from "./schema-reads-scale";
 import { TOTALS_MIGRATION } from "./schema-totals";
 import { TOTALS_SET_BASED_MIGRATION } from "./schema-totals-sets";
 
@@ -212,6 +213,7 @@ export const EXPLORER_MIGRATIONS: readonly string[] = [
   TOTALS_MIGRATION,
   TOTALS_SET_BASED_MIGRATION,
   READS_MIGRATION,
+  READS_AT_SCALE_MIGRATION,
 ];
 
 /** The tables whose size follows the chain's (all but the chains, the progress, the assets and their totals). */

@@ -1,7 +1,8 @@
 /**
  * The oracle of the interval aggregates: the reader's aggregates as they were computed per request
  * from the rows before the per-minute aggregates kept at ingest (schema-reads.ts), kept here so a
- * test can check that the kept ones answer the same.
+ * test can check that the kept ones answer the same. The owners are counted as the reader counts
+ * them (records.ts `addressCount`): distinct per minute, chain and asset, summed.
  */
 import type { SqlQueries } from "../../../src/services/sql/database";
 import type { ExplorerContext } from "../../../src/services/explorer/context";
@@ -35,13 +36,15 @@ async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: Aggreg
   if (p.assetId !== undefined) transactionFilter.push(`EXISTS (SELECT 1 FROM windowed w WHERE w.transaction_id = t.id)`);
   const rows = await db.query(
     `WITH windowed AS (
-       SELECT o.id, o.transaction_id, o.asset_id, o.amount, ${bucketSql(params, "o.accepted_at", size)} AS bucket
+       SELECT o.id, o.transaction_id, o.asset_id, o.amount, o.accepted_at, o.created_on_chain_id, ${bucketSql(params, "o.accepted_at", size)} AS bucket
        FROM outputs o WHERE ${outputFilter.join(" AND ")}),
      volumes AS (
        SELECT bucket, coalesce(sum(amount) FILTER (WHERE asset_id = ${volumeAsset}), 0)::text AS volume, count(*) AS outputs, count(DISTINCT asset_id) AS assets
        FROM windowed GROUP BY bucket),
      owners AS (
-       SELECT w.bucket, count(DISTINCT oa.address) AS addresses FROM windowed w JOIN output_addresses oa ON oa.output_id = w.id GROUP BY w.bucket),
+       -- an owner once per minute, chain and asset (the reference's per-minute counts, summed)
+       SELECT w.bucket, count(DISTINCT (w.accepted_at - w.accepted_at % 60000, w.created_on_chain_id, w.asset_id, oa.address)) AS addresses
+       FROM windowed w JOIN output_addresses oa ON oa.output_id = w.id GROUP BY w.bucket),
      counted AS (
        SELECT ${bucketSql(params, "t.accepted_at", size)} AS bucket, count(*) AS transactions
        FROM transactions t WHERE ${transactionFilter.join(" AND ")} GROUP BY 1)

@@ -54,7 +54,7 @@ describe("explorer pages: in a browser", function () {
       await page.goto(`${server.url}/chart?interval=hour`);
       expect(await page.locator("svg rect.bar").count()).to.equal(3);
       await page.locator("svg rect.bar").first().hover();
-      expect(await page.locator("output.readout").textContent()).to.equal("2026-11-24 00:00:00 UTC: 2 transactions, 2 addresses, 4 outputs, 1 assets, volume 200");
+      expect(await page.locator("output.readout").textContent()).to.equal("2026-11-24 00:00:00 UTC: 2 transactions, 2 receiving addresses (summed per minute), 4 outputs, 1 assets, volume 200");
     });
   });
 

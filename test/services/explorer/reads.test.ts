@@ -1,5 +1,5 @@
 /**
- * What migration 4 (schema-reads.ts) keeps for the reads: the transactions' documents must answer
+ * What migrations 4 and 5 (schema-reads.ts, schema-reads-scale.ts) keep for the reads: the transactions' documents must answer
  * the records the rows give (whatever SQL transactions the rows came in, and after outputs they
  * created are spent), and the per-minute aggregates must answer what the per-request sums over
  * the rows answered, for windows cut anywhere in a minute, per interval, per asset and per chain.
@@ -70,6 +70,16 @@ describe("explorer reads kept at ingest (PGlite, table fixtures)", function () {
     expect(rows[0]).to.deep.equal({ n: FIXTURE_TRANSACTIONS.length, complete: FIXTURE_TRANSACTIONS.length });
   });
 
+  it("documents written after migration 5 are stored uncompressed", async () => {
+    const db = await open(ingestedLikeTheIngester());
+    const [row] = await db.query(
+      "SELECT count(*) FILTER (WHERE octet_length(doc) > 2032)::int AS large, count(*) FILTER (WHERE pg_column_compression(doc) IS NOT NULL)::int AS compressed FROM transaction_documents",
+    );
+    // Documents past the size where PostgreSQL compresses (2 KB) exist, and none is compressed.
+    expect(row!.large).to.be.greaterThan(0);
+    expect(row!.compressed).to.equal(0);
+  });
+
   it("records read from documents equal the records built from the rows, spent outputs included", async () => {
     const documented = createExplorerReader(await open(ingestedLikeTheIngester()), FIXTURE_CONTEXT);
     const live = await open(writtenRowByRow());
@@ -91,14 +101,23 @@ describe("explorer reads kept at ingest (PGlite, table fixtures)", function () {
     });
   }
 
-  it("the migration fills the documents and the per-minute aggregates of rows written before it", async () => {
+  it("migrations 4 and 5 fill the documents and the per-minute aggregates of rows written before them", async () => {
     const db = await open(openPgliteDatabase(undefined));
-    await migrate(db, { name: "explorer", lockKey: 7303, migrations: EXPLORER_MIGRATIONS.slice(0, EXPLORER_MIGRATIONS.length - 1) });
+    await migrate(db, { name: "explorer", lockKey: 7303, migrations: EXPLORER_MIGRATIONS.slice(0, 3) });
     await seedFixtureRows(db);
     await migrateExplorer(db);
     expect((await db.query("SELECT count(*)::int AS n FROM transaction_documents"))[0]!.n).to.equal(FIXTURE_TRANSACTIONS.length);
     const reader = createExplorerReader(db, FIXTURE_CONTEXT);
     for (const { params } of WINDOWS) expect(await reader.aggregates(params)).to.deep.equal(await summedAggregates(db, FIXTURE_CONTEXT, params));
     expect(await everyRecord(reader)).to.deep.equal(await everyRecord(createExplorerReader(await open(writtenRowByRow()), FIXTURE_CONTEXT)));
+  });
+
+  it("migration 5 counts the owners of minutes kept by migration 4 before it", async () => {
+    const db = await open(openPgliteDatabase(undefined));
+    await migrate(db, { name: "explorer", lockKey: 7303, migrations: EXPLORER_MIGRATIONS.slice(0, 4) });
+    await seedFixtureRows(db);
+    await migrateExplorer(db);
+    const reader = createExplorerReader(db, FIXTURE_CONTEXT);
+    for (const { params } of WINDOWS) expect(await reader.aggregates(params)).to.deep.equal(await summedAggregates(db, FIXTURE_CONTEXT, params));
   });
 });

@@ -142,7 +142,7 @@ describe("explorer pages: rendering records", () => {
 
     it("puts each interval's numbers in its bar's tooltip, readable without a script", () => {
       const svg = barChart([aggregate("2026-11-24T00:00:00Z", "2026-11-24T01:00:00Z", 3)]).markup;
-      expect(svg).to.match(/<title>2026-11-24 00:00:00 UTC: 3 transactions, 3 addresses, 6 outputs, 1 assets, volume 300<\/title>/);
+      expect(svg).to.match(/<title>2026-11-24 00:00:00 UTC: 3 transactions, 3 receiving addresses \(summed per minute\), 6 outputs, 1 assets, volume 300<\/title>/);
     });
   });
 });

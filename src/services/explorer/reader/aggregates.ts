@@ -1,10 +1,14 @@
 /**
  * Aggregates over a time window (the reference fills only a cached transaction count): the
  * volume of one asset (the native asset by default) as the sum of the outputs created in the
- * window, and counts of transactions, distinct owner addresses, outputs
- * and assets. With an asset given, the counts too are of that asset's outputs (and transactions
- * that created them). With an interval size, the same per calendar interval (UTC), zeros included,
- * from the first interval with activity (or startTime, whichever is later) to endTime. The
+ * window, and counts of transactions, owner addresses, outputs and assets. The owners are
+ * counted as the reference explorer (Ortelius) sums its per-minute aggregates: per UTC minute,
+ * chain and asset, the distinct addresses owning outputs created then, summed over the window
+ * (an address receiving in three minutes counts three times), so intervals add up to the window
+ * and the count costs the window's minutes, not its rows (schema-reads-scale.ts). With an asset
+ * given, the counts too are of that asset's outputs (and transactions that created them). With
+ * an interval size, the same per calendar interval (UTC), zeros included, from the first
+ * interval with activity (or startTime, whichever is later) to endTime. The
  * window's whole minutes are read from the per-minute aggregates kept at ingest, its partial
  * first and last minutes from the rows.
  */
@@ -47,7 +51,12 @@ export async function aggregatesAnswer(p: AggregatesParams, bucketsOf: Aggregate
 }
 
 export function readAggregates(db: SqlQueries, context: ExplorerContext, p: AggregatesParams): Promise<AggregatesAnswer> {
-  return aggregatesAnswer(p, (size) => aggregateRows(db, context, p, size));
+  // One statement answers the window and its intervals: both questions share its answer.
+  const rows = aggregateRows(db, context, p);
+  return aggregatesAnswer(p, async (size) => {
+    const { window, buckets } = await rows;
+    return size === undefined ? new Map(window === undefined ? [] : [["0", window]]) : buckets;
+  });
 }
 
 function aggregateOf(window: TimeWindow, row: SqlRow | undefined): AggregateRecord {
@@ -89,12 +98,20 @@ function splitWindow(params: SqlParams, window: TimeWindow): MinuteSplit {
   };
 }
 
+/** The window's row and, when an interval size is given, each interval's, from one statement. */
+interface WindowRows {
+  window: SqlRow | undefined;
+  buckets: Map<string, SqlRow>;
+}
+
 /**
- * Per bucket: the volume, outputs, assets, owners and transactions of the window, from the
- * per-minute aggregates kept at ingest (schema-reads.ts) for its whole minutes and from the rows
- * for its partial first and last minutes, so the work follows the window's length, not the chain's.
+ * The volume, outputs, assets, owners and transactions of the window and of each interval, from
+ * the per-minute aggregates kept at ingest (schema-reads.ts, schema-reads-scale.ts) for its whole
+ * minutes and from the rows for its partial first and last minutes, so the work follows the
+ * window's length, not the chain's. Every figure but the assets is a sum, so the rows of facts
+ * are read once and grouped both per interval and over the window (grouping sets).
  */
-async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: AggregatesParams, size: IntervalSize | undefined): Promise<Map<string, SqlRow>> {
+async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: AggregatesParams): Promise<WindowRows> {
   const params = new SqlParams();
   const minutes = splitWindow(params, p);
   const chains = p.chainIds.length > 0 ? params.bindList(p.chainIds) : undefined;
@@ -102,39 +119,37 @@ async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: Aggreg
   const volumeAsset = asset ?? params.bind(context.nativeAssetId);
   const outputFilter = (chainColumn: string, assetColumn: string) =>
     [chains === undefined ? "" : ` AND ${chainColumn} = ANY(${chains})`, asset === undefined ? "" : ` AND ${assetColumn} = ${asset}`].join("");
-  const counted =
+  const bucket = (column: string) => integerBucketSql(params, column, p.intervalSize);
+  // Transactions: of the chains from their own per-minute counts; of one asset, those that created its outputs.
+  const transactions =
     asset === undefined
-      ? `SELECT ${integerBucketSql(params, "m.minute", size)} AS bucket, m.transactions AS n FROM explorer_minute_transactions m
+      ? `UNION ALL SELECT ${bucket("m.minute")}, NULL, 0, 0, 0, m.transactions FROM explorer_minute_transactions m
            WHERE ${minutes.wholeMinutes("m.minute")}${chains === undefined ? "" : ` AND m.chain_id = ANY(${chains})`}
-         UNION ALL SELECT ${integerBucketSql(params, "t.accepted_at", size)}, 1 FROM transactions t
+         UNION ALL SELECT ${bucket("t.accepted_at")}, NULL, 0, 0, 0, 1 FROM transactions t
            WHERE ${minutes.partialMinutes("t.accepted_at")}${chains === undefined ? "" : ` AND t.chain_id = ANY(${chains})`}`
-      : `SELECT bucket, transactions AS n FROM whole UNION ALL SELECT bucket, count(DISTINCT transaction_id) FROM partial GROUP BY bucket`;
+      : `UNION ALL SELECT bucket, NULL, 0, 0, 0, 1 FROM (SELECT DISTINCT bucket, transaction_id FROM partial) d`;
+  // Per interval and over the window (its row has grouping(bucket) = 1), or over the window only.
+  const [grouping, windowColumns] = p.intervalSize === undefined ? ["()", "1 AS whole_window, '0'"] : ["GROUPING SETS ((bucket), ())", "grouping(bucket) AS whole_window, bucket::text"];
   const rows = await db.query(
-    `WITH whole AS (
-       SELECT ${integerBucketSql(params, "m.minute", size)} AS bucket, m.asset_id, m.volume, m.outputs, m.transactions FROM explorer_minute_outputs m
-       WHERE ${minutes.wholeMinutes("m.minute")}${outputFilter("m.chain_id", "m.asset_id")}),
-     partial AS (
-       SELECT ${integerBucketSql(params, "o.accepted_at", size)} AS bucket, o.id, o.transaction_id, o.asset_id, o.amount FROM outputs o
+    `WITH partial AS (
+       SELECT ${bucket("o.accepted_at")} AS bucket, o.id, o.transaction_id, o.asset_id, o.amount,
+         o.accepted_at - o.accepted_at % ${MINUTE_MS} AS minute, o.created_on_chain_id AS chain_id FROM outputs o
        WHERE ${minutes.partialMinutes("o.accepted_at")}${outputFilter("o.created_on_chain_id", "o.asset_id")}),
-     volumes AS (
-       SELECT bucket, coalesce(sum(volume) FILTER (WHERE asset_id = ${volumeAsset}), 0)::text AS volume, sum(outputs) AS outputs, count(DISTINCT asset_id) AS assets
-       FROM (SELECT bucket, asset_id, volume, outputs FROM whole UNION ALL SELECT bucket, asset_id, amount, 1 FROM partial) x GROUP BY bucket),
-     owners AS (
-       -- distinct by hashing (bucket, address) rather than sorting each bucket's addresses
-       SELECT bucket, count(*) AS addresses FROM (SELECT bucket, address FROM (
-         SELECT ${integerBucketSql(params, "m.minute", size)} AS bucket, m.address FROM explorer_minute_owners m
-         WHERE ${minutes.wholeMinutes("m.minute")}${outputFilter("m.chain_id", "m.asset_id")}
-         -- the partial minutes' owners by their outputs' keys, never by scanning the owners
-         UNION ALL SELECT w.bucket, oa.address FROM partial w JOIN output_addresses oa ON oa.output_id = w.id
-           WHERE oa.output_id = ANY(ARRAY(SELECT id FROM partial))) x GROUP BY bucket, address) y GROUP BY bucket),
-     counted AS (SELECT bucket, sum(n) AS transactions FROM (${counted}) x GROUP BY bucket)
-     SELECT b.bucket::text AS bucket, coalesce(v.volume, '0') AS volume, coalesce(v.outputs, 0) AS outputs, coalesce(v.assets, 0) AS assets,
-       coalesce(a.addresses, 0) AS addresses, coalesce(c.transactions, 0) AS transactions
-     FROM (SELECT bucket FROM volumes UNION SELECT bucket FROM counted) b
-     LEFT JOIN volumes v ON v.bucket = b.bucket LEFT JOIN owners a ON a.bucket = b.bucket LEFT JOIN counted c ON c.bucket = b.bucket`,
+     facts (bucket, asset_id, volume, outputs, owners, transactions) AS (
+       SELECT ${bucket("m.minute")}, m.asset_id, CASE WHEN m.asset_id = ${volumeAsset} THEN m.volume ELSE 0 END, m.outputs, m.owners,
+              ${asset === undefined ? "0::bigint" : "m.transactions"}
+         FROM explorer_minute_outputs m WHERE ${minutes.wholeMinutes("m.minute")}${outputFilter("m.chain_id", "m.asset_id")}
+       UNION ALL SELECT bucket, asset_id, CASE WHEN asset_id = ${volumeAsset} THEN amount ELSE 0 END, 1, 0, 0 FROM partial
+       -- the partial minutes' owners, once per minute, chain and asset, by their outputs' keys (never by scanning the owners)
+       UNION ALL SELECT bucket, NULL, 0, 0, 1, 0 FROM (SELECT DISTINCT w.bucket, w.minute, w.chain_id, w.asset_id, oa.address
+         FROM partial w JOIN output_addresses oa ON oa.output_id = w.id WHERE oa.output_id = ANY(ARRAY(SELECT id FROM partial))) d
+       ${transactions})
+     SELECT ${windowColumns} AS bucket, coalesce(sum(volume), 0)::text AS volume, sum(outputs) AS outputs,
+       count(DISTINCT asset_id) AS assets, sum(owners) AS addresses, sum(transactions) AS transactions
+     FROM facts GROUP BY ${grouping}`,
     params.values,
   );
-  return new Map(rows.map((r) => [text(r, "bucket"), r]));
+  return { window: rows.find((r) => int(r, "whole_window") === 1), buckets: new Map(rows.filter((r) => int(r, "whole_window") === 0).map((r) => [text(r, "bucket"), r])) };
 }
 
 /** Per bucket (as in {@link AggregateBuckets}) the sum of the fees. */

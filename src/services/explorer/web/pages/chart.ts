@@ -31,7 +31,7 @@ export function barChart(intervals: readonly AggregateRecord[]): Html {
   const y = (count: number) => MARGIN.top + plotHeight - (count / top) * plotHeight;
   const bars = intervals.map((interval, i) => {
     const x = MARGIN.left + i * slot + (slot - barWidth) / 2;
-    const label = `${formatTime(interval.startTime)}: ${interval.transactionCount} transactions, ${interval.addressCount} addresses, ${interval.outputCount} outputs, ${interval.assetCount} assets, volume ${interval.transactionVolume}`;
+    const label = `${formatTime(interval.startTime)}: ${interval.transactionCount} transactions, ${interval.addressCount} receiving addresses (summed per minute), ${interval.outputCount} outputs, ${interval.assetCount} assets, volume ${interval.transactionVolume}`;
     const yTop = y(interval.transactionCount);
     return html`<rect class="bar" x="${x.toFixed(1)}" y="${yTop.toFixed(1)}" width="${barWidth.toFixed(1)}" height="${(MARGIN.top + plotHeight - yTop).toFixed(1)}" data-label="${label}"><title>${label}</title></rect>`;
   });
@@ -60,10 +60,10 @@ export function renderChart(r: RenderContext, intervalSize: IntervalSize, answer
   return html`
 ${assetId === undefined ? "" : html`<p>Of ${assetLink(r, assetId)} only. <a href="${r.links.aggregates(intervalSize)}">All assets</a></p>`}
 <p class="intervals">Per ${INTERVAL_SIZES.map((size) => (size === intervalSize ? html`<strong>${size}</strong> ` : html`<a href="${r.links.aggregates(size, assetId)}">${size}</a> `))}</p>
-<p>From ${time(answer.startTime)} to ${time(answer.endTime)}: ${totals.transactionCount} transactions, ${totals.addressCount} addresses, ${totals.outputCount} outputs, ${totals.assetCount} assets.</p>
+<p>From ${time(answer.startTime)} to ${time(answer.endTime)}: ${totals.transactionCount} transactions, ${totals.addressCount} receiving addresses (summed per minute), ${totals.outputCount} outputs, ${totals.assetCount} assets.</p>
 ${barChart(intervals)}
 ${table(
-  ["From", "Transactions", "Addresses", "Outputs", "Assets", `Volume (${volumeAsset?.symbol ?? "native asset"})`],
+  ["From", "Transactions", "Receiving addresses (summed per minute)", "Outputs", "Assets", `Volume (${volumeAsset?.symbol ?? "native asset"})`],
   intervals.filter((i) => i.transactionCount > 0).map((i) => [time(i.startTime), i.transactionCount, i.addressCount, i.outputCount, i.assetCount, html`<span class="amount">${formatAmount(i.transactionVolume, unit)}</span>`]),
   "No activity in this period.",
 )}`;
