@@ -5,6 +5,7 @@
  */
 import type * as http from "node:http";
 import type { ExplorerContext } from "../context";
+import { JsonText } from "../json-text";
 import { ReaderInputError, type ExplorerReader } from "../reader";
 import { MalformedUrlError, checkQueryText, decodePathSegments } from "../url-text";
 import { ExplorerApiError, notFound } from "./errors";
@@ -63,7 +64,8 @@ export function createExplorerApi(options: ExplorerApiOptions): ExplorerApi {
         status = shown.status;
         body = shown.toJSON();
       }
-      const text = JSON.stringify(body);
+      // A list of records the database wrote as JSON is answered as that text, unparsed.
+      const text = body instanceof JsonText ? body.text : JSON.stringify(body);
       const headers: http.OutgoingHttpHeaders = { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Access-Control-Allow-Origin": "*" };
       if (status === 405) headers.Allow = "GET, HEAD";
       // HEAD: the headers GET would send, without the body.

@@ -5,6 +5,7 @@
  * page (the same parameters with `cursor` set) — when more items exist.
  */
 import type { ExplorerContext } from "../context";
+import { type JsonText, jsonObjectText } from "../json-text";
 import type { ExplorerReader, ListParams, Page } from "../reader";
 import { chainRecord } from "../reader";
 import { badParameter, notFound } from "./errors";
@@ -73,15 +74,30 @@ function listParams(ctx: EndpointContext, params: QueryParameters): ListParams {
   };
 }
 
+/** The query string of the following page: the same parameters with its cursor. */
+function nextQuery(ctx: EndpointContext, cursor: string | undefined): string | undefined {
+  if (cursor === undefined) return undefined;
+  const next = new URLSearchParams(ctx.request.query);
+  next.set("cursor", cursor);
+  return next.toString();
+}
+
 /** A list answer: its items under `key`, the window, and `next` when more items exist. */
 function listAnswer<T>(ctx: EndpointContext, key: string, window: ListParams, page: Page<T>): Record<string, unknown> {
   const answer: Record<string, unknown> = { startTime: new Date(window.startTime).toISOString(), endTime: new Date(window.endTime).toISOString(), [key]: page.items };
-  if (page.next !== undefined) {
-    const next = new URLSearchParams(ctx.request.query);
-    next.set("cursor", page.next);
-    answer.next = next.toString();
-  }
+  const next = nextQuery(ctx, page.next);
+  if (next !== undefined) answer.next = next;
   return answer;
+}
+
+/** The same answer as JSON text, its items given as JSON text (the records the database wrote). */
+function listAnswerText(ctx: EndpointContext, key: string, window: ListParams, page: { items: JsonText; next?: string }): JsonText {
+  return jsonObjectText([
+    ["startTime", new Date(window.startTime).toISOString()],
+    ["endTime", new Date(window.endTime).toISOString()],
+    [key, page.items],
+    ["next", nextQuery(ctx, page.next)],
+  ]);
 }
 
 async function found<T>(value: Promise<T | undefined>, what: string): Promise<T> {
@@ -139,14 +155,14 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     answer: async (ctx, params) => {
       const list = listParams(ctx, params);
       const assetId = params.one("assetID");
-      const page = await ctx.reader.transactions({
+      const page = await ctx.reader.transactionsText({
         ...list,
         chainIds: chainIds(ctx, params),
         addresses: addresses(ctx, params),
         assetId: assetId === undefined ? undefined : parseId(assetId, "assetID"),
         sort: parseSort(params.one("sort")),
       });
-      return listAnswer(ctx, "transactions", list, page);
+      return listAnswerText(ctx, "transactions", list, page);
     },
   },
   "transactions/": {

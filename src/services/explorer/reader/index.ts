@@ -7,6 +7,7 @@
  */
 import type { SqlQueries } from "../../sql/database";
 import type { ExplorerContext } from "../context";
+import type { JsonText } from "../json-text";
 import type {
   AddressRecord,
   AggregatesAnswer,
@@ -39,7 +40,7 @@ import type {
   TxfeeAggregatesParams,
 } from "./parameters";
 import { search } from "./search";
-import { listTransactions, readTransaction } from "./transactions";
+import { listTransactions, listTransactionsText, readTransaction } from "./transactions";
 
 export * from "./parameters";
 export { ReaderInputError } from "./errors";
@@ -51,6 +52,8 @@ export interface ExplorerReader {
   overview(): OverviewRecord;
   transaction(id: string): Promise<TransactionRecord | undefined>;
   transactions(params: TransactionsParams): Promise<Page<TransactionRecord>>;
+  /** The same page, its records as the JSON array text the API answers (not parsed). */
+  transactionsText(params: TransactionsParams): Promise<{ items: JsonText; next?: string }>;
   output(id: string): Promise<OutputRecord | undefined>;
   outputs(params: OutputsParams): Promise<Page<OutputRecord>>;
   /** Over the given chains (all when omitted or empty); chainID is the chain when exactly one is given. */
@@ -76,6 +79,7 @@ export function createExplorerReader(db: SqlQueries, context: ExplorerContext): 
     overview: () => overview(context),
     transaction: (id) => readTransaction(db, id),
     transactions: (params) => listTransactions(db, params),
+    transactionsText: (params) => listTransactionsText(db, params),
     output: (id) => readOutput(db, id),
     outputs: (params) => listOutputs(db, params),
     address: (address, chainIds = []) => readAddress(db, address, chainIds),

@@ -7,47 +7,72 @@
  * time, then ingestion sequence (its keyset), either way.
  */
 import type { SqlQueries, SqlRow } from "../../sql/database";
+import { JsonText } from "../json-text";
 import type { TransactionRecord } from "../records";
-import { afterCursor, pageOf } from "./cursor";
+import { afterCursor, encodeCursor } from "./cursor";
 import type { Page, TransactionsParams } from "./parameters";
 import { SqlParams, text } from "./sql";
 
+/** Between two documents in the statement's answer: a control character JSON text never holds raw. */
+const DOCUMENT_SEPARATOR = "\x1e";
+
 /**
  * The records of the transactions `ids` names (a subquery answering `id` and `ord`, one row per
- * transaction) as one row: a JSON array, in `ord` order, of the documents (or of the records built
- * live where there is none or it is incomplete), and per transaction the created outputs'
+ * transaction) as one row: the documents (or the records built live where there is none or it is
+ * incomplete) in `ord` order, separated by U+001E, and per transaction the created outputs'
  * redeeming transactions in output order (`,` between outputs, `;` between transactions). One
  * row of two texts instead of a row per transaction: PGlite's cost is per row and per value.
  */
-function documentsOf(ids: string): string {
-  return `SELECT '[' || string_agg(CASE WHEN d.complete THEN d.doc ELSE explorer_transaction_json(p.id)::text END, ',' ORDER BY p.ord) || ']' AS docs,
-      string_agg(coalesce((SELECT string_agg(coalesce(o.redeeming_transaction_id, ''), ',' ORDER BY o.output_index) FROM outputs o WHERE o.transaction_id = p.id), ''), ';' ORDER BY p.ord) AS redeemed
+function documentsOf(ids: string, moreColumns = ""): string {
+  return `SELECT string_agg(CASE WHEN d.complete THEN d.doc ELSE explorer_transaction_json(p.id)::text END, E'\\x1e' ORDER BY p.ord) AS docs,
+      string_agg(coalesce((SELECT string_agg(coalesce(o.redeeming_transaction_id, ''), ',' ORDER BY o.output_index) FROM outputs o WHERE o.transaction_id = p.id), ''), ';' ORDER BY p.ord) AS redeemed${moreColumns}
     FROM (${ids}) p LEFT JOIN transaction_documents d ON d.id = p.id`;
 }
 
-/** The documents' row as records: the created outputs' redeeming transactions set as they stand. */
-function recordsOf(row: SqlRow | undefined): TransactionRecord[] {
-  if (row === undefined || row.docs === null) return [];
-  const records = JSON.parse(text(row, "docs")) as TransactionRecord[];
-  const redeemed = text(row, "redeemed").split(";");
-  records.forEach((record, i) => {
-    const ofRecord = (redeemed[i] ?? "").split(",");
-    record.outputs.forEach((output, k) => {
-      output.redeemingTransactionID = ofRecord[k] ?? "";
-    });
-  });
-  return records;
+/**
+ * A record's JSON text with its created outputs' `redeemingTransactionID` set as they stand, in
+ * the text: every value the database writes in a record is an ID, a number, hex, base64 or a
+ * time, never a quote, so the outputs' array and each of their redeeming IDs are found by their
+ * keys. The inputs' spent outputs come before the created ones and keep theirs.
+ */
+function withRedeemers(doc: string, redeemers: readonly string[]): string {
+  const outputs = /"outputs"\s*:\s*\[/g;
+  if (outputs.exec(doc) === null) return doc;
+  const redeeming = /("redeemingTransactionID"\s*:\s*)"[^"]*"/g;
+  redeeming.lastIndex = outputs.lastIndex;
+  const parts: string[] = [];
+  let from = 0;
+  for (const redeemer of redeemers) {
+    const found = redeeming.exec(doc);
+    if (found === null) break;
+    parts.push(doc.slice(from, found.index), found[1]!, JSON.stringify(redeemer));
+    from = redeeming.lastIndex;
+  }
+  parts.push(doc.slice(from));
+  return parts.join("");
 }
 
-/** The records of these transactions (unknown IDs left out), in the given order. */
-export async function transactionRecordsByIds(db: SqlQueries, ids: readonly string[]): Promise<TransactionRecord[]> {
-  if (ids.length === 0) return [];
+/** The documents' row as a JSON array text of the records, the created outputs' redeeming transactions as they stand. */
+function recordsTextOf(row: SqlRow | undefined): string {
+  if (row === undefined || row.docs === null) return "[]";
+  const redeemed = text(row, "redeemed").split(";");
+  const docs = text(row, "docs").split(DOCUMENT_SEPARATOR);
+  return `[${docs.map((doc, i) => withRedeemers(doc, (redeemed[i] ?? "").split(","))).join(",")}]`;
+}
+
+async function recordsTextByIds(db: SqlQueries, ids: readonly string[]): Promise<string> {
+  if (ids.length === 0) return "[]";
   const params = new SqlParams();
   const [row] = await db.query(
     documentsOf(`SELECT t.id, given.ord FROM unnest(${params.bindList(ids)}) WITH ORDINALITY AS given(id, ord) JOIN transactions t ON t.id = given.id`),
     params.values,
   );
-  return recordsOf(row);
+  return recordsTextOf(row);
+}
+
+/** The records of these transactions (unknown IDs left out), in the given order. */
+export async function transactionRecordsByIds(db: SqlQueries, ids: readonly string[]): Promise<TransactionRecord[]> {
+  return JSON.parse(await recordsTextByIds(db, ids)) as TransactionRecord[];
 }
 
 export async function readTransaction(db: SqlQueries, id: string): Promise<TransactionRecord | undefined> {
@@ -62,6 +87,12 @@ export async function readTransaction(db: SqlQueries, id: string): Promise<Trans
  * the order.
  */
 export async function listTransactions(db: SqlQueries, p: TransactionsParams): Promise<Page<TransactionRecord>> {
+  const page = await listTransactionsText(db, p);
+  return { ...page, items: JSON.parse(page.items.text) as TransactionRecord[] };
+}
+
+/** A page of transactions as the JSON array text of their records (what the API answers, unparsed). */
+export async function listTransactionsText(db: SqlQueries, p: TransactionsParams): Promise<{ items: JsonText; next?: string }> {
   const params = new SqlParams();
   const oneAddress = p.addresses.length === 1;
   // The order columns: the address history carries the transaction's time and sequence.
@@ -84,10 +115,22 @@ export async function listTransactions(db: SqlQueries, p: TransactionsParams): P
   if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [[time, "bigint"], [sequence, "bigint"]], descending));
   const direction = descending ? "DESC" : "ASC";
   const from = oneAddress ? "address_transactions at JOIN transactions t ON t.id = at.transaction_id" : "transactions t";
-  const rows = await db.query(
-    `SELECT t.id, ${time}::text AS accepted_at, ${sequence}::text AS sequence FROM ${from} WHERE ${where.join(" AND ")}
-     ORDER BY ${time} ${direction}, ${sequence} ${direction} LIMIT ${params.bind(p.limit + 1)}`,
+  const order = `${time} ${direction}, ${sequence} ${direction}`;
+  const limit = params.bind(p.limit);
+  // One statement: the page's keys (one more than the page, which only says whether another
+  // follows), its documents, and the key of its last shown transaction for the cursor.
+  const [row] = await db.query(
+    `WITH listed AS (
+       SELECT t.id, ${time} AS accepted_at, ${sequence} AS sequence, row_number() OVER (ORDER BY ${order}) AS ord FROM ${from}
+       WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ${params.bind(p.limit + 1)})
+     ${documentsOf(
+       `SELECT id, ord FROM listed WHERE ord <= ${limit}`,
+       `, (SELECT count(*) FROM listed) AS listed, (SELECT accepted_at::text || ' ' || sequence::text FROM listed WHERE ord = ${limit}) AS last_key`,
+     )}`,
     params.values,
   );
-  return pageOf(rows, p.limit, (r) => [Number(r.accepted_at), Number(r.sequence)], (shown) => transactionRecordsByIds(db, shown.map((r) => text(r, "id"))));
+  const items = new JsonText(recordsTextOf(row));
+  if (row === undefined || Number(row.listed ?? 0) <= p.limit) return { items };
+  const [lastTime, lastSequence] = text(row, "last_key").split(" ").map(Number);
+  return { items, next: encodeCursor([lastTime!, lastSequence!]) };
 }
