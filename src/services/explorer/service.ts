@@ -34,6 +34,8 @@ export interface ExplorerServiceOptions {
   /** Start following the node at once (default true). */
   autoStart?: boolean;
   onError?: IngesterOptions["onError"];
+  /** Containers stored between two vacuums of the tables the ingester rewrites (default 10,000). */
+  vacuumEvery?: number;
   fetch?: FetchFunction;
   /**
    * The bearer token sent with every call to a node started with --api-auth-required: a token
@@ -88,7 +90,7 @@ export async function openExplorerService(options: ExplorerServiceOptions): Prom
       const genesis = await new PageDecoder(context, node, database).genesisTx(context.nativeAssetId, 0);
       if (genesis !== undefined) await database.transaction((q) => storeTransactions(q, [genesis]));
     }
-    const ingester = new Ingester({ database, node, context, pollIntervalMs: options.pollIntervalMs, pageSize: options.pageSize, onError: options.onError });
+    const ingester = new Ingester({ database, node, context, pollIntervalMs: options.pollIntervalMs, pageSize: options.pageSize, onError: options.onError, vacuumEvery: options.vacuumEvery });
     if (options.autoStart !== false) await ingester.start();
     let closed: Promise<void> | undefined;
     return {

@@ -34,6 +34,19 @@ describe("explorer ingest: a real PostgreSQL server, and one that goes away and 
     await expectIndexedAsTheNode(explorer, node);
   });
 
+  it("vacuums the tables it rewrites in place as containers are stored, and stores the same", async () => {
+    const vacuuming = await openExplorerService({ nodeUrl: node.url, databaseUrl: postgres.url, pollIntervalMs: 50, vacuumEvery: 1 });
+    try {
+      await xSend(node, await newXAddress(node), 2_500_000n);
+      await vacuuming.ingester.waitUntilCaughtUp(30_000);
+      const [row] = await vacuuming.database.query("SELECT last_vacuum IS NOT NULL AS vacuumed FROM pg_stat_user_tables WHERE relname = 'address_asset_totals'");
+      expect(row).to.deep.equal({ vacuumed: true });
+      await expectIndexedAsTheNode(vacuuming, node);
+    } finally {
+      await vacuuming.close();
+    }
+  });
+
   it("reports the outage in the status, then stores what was accepted meanwhile once the server is back, nothing lost or doubled", async () => {
     await explorer.ingester.waitUntilCaughtUp(30_000);
     await postgres.pause();

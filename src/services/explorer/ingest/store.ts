@@ -87,9 +87,16 @@ async function storeAddresses(q: SqlQueries, txs: readonly TransactionRow[]): Pr
     "addresses",
     ["address", "public_key"],
     [...publicKeys].map(([address, key]) => [address, key]),
-    "ON CONFLICT (address) DO UPDATE SET public_key = COALESCE(addresses.public_key, EXCLUDED.public_key)",
+    // Only a change writes a row version (an unchanged one would be a dead row per page and address).
+    "ON CONFLICT (address) DO UPDATE SET public_key = EXCLUDED.public_key WHERE addresses.public_key IS NULL AND EXCLUDED.public_key IS NOT NULL",
   );
-  await insertRows(q, "address_chain", ["address", "chain_id", "first_seen_at"], [...chains.values()], "ON CONFLICT (address, chain_id) DO UPDATE SET first_seen_at = LEAST(address_chain.first_seen_at, EXCLUDED.first_seen_at)");
+  await insertRows(
+    q,
+    "address_chain",
+    ["address", "chain_id", "first_seen_at"],
+    [...chains.values()],
+    "ON CONFLICT (address, chain_id) DO UPDATE SET first_seen_at = EXCLUDED.first_seen_at WHERE EXCLUDED.first_seen_at < address_chain.first_seen_at",
+  );
   // The transaction's ingestion sequence, so an address's history is read in order from an index.
   const rows = [...touched.values()];
   await q.query(
