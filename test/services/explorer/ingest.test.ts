@@ -36,6 +36,18 @@ describe("explorer ingest: the three chains of a node with indexing, into PGlite
     expect(spent!.n).to.be.greaterThan(0);
   });
 
+  it("vacuums the tables it rewrites in place as containers are stored (PGlite has no autovacuum)", async () => {
+    const vacuuming = await openExplorerService({ nodeUrl: node.url, pollIntervalMs: 50, vacuumEvery: 1 });
+    try {
+      await xSend(node, await newXAddress(node), 2_500_000n);
+      await vacuuming.ingester.waitUntilCaughtUp(30_000);
+      const [row] = await vacuuming.database.query("SELECT last_vacuum IS NOT NULL AS vacuumed FROM pg_stat_user_tables WHERE relname = 'address_asset_totals'");
+      expect(row).to.deep.equal({ vacuumed: true });
+    } finally {
+      await vacuuming.close();
+    }
+  });
+
   it("stores the native asset from the genesis and a created asset with its initial holder", async () => {
     const native = await one("SELECT symbol, alias, denomination FROM assets WHERE id = $1", [explorer.context.nativeAssetId]);
     expect(native).to.deep.equal({ symbol: "AVAX", alias: "AVAX", denomination: 9 });
