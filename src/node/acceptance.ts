@@ -3,6 +3,7 @@ import type { Engine } from "../engine";
 import { equalBytes } from "../encoding";
 import { ContractChainContainers, LAST_UNWRAPPED_BLOCK } from "./indexer/contract-chain-containers";
 import { decodeProposerBlock } from "./indexer/proposer-block";
+import type { KeptContainerIds } from "./indexer/stored-container-ids";
 import type { ChainAlias } from "../network/chains";
 import type { AcceptedTx } from "../xchain/vm";
 
@@ -83,9 +84,13 @@ export class NodeAcceptance {
   /** The exchange chain's genesis transactions (they come first in its acceptance order and are not announced). */
   private readonly exchangeGenesis: number;
 
-  constructor(private readonly sources: AcceptanceSources) {
+  /** `keptContainerIds`: the contract chain's container IDs kept in the node's data directory. */
+  constructor(
+    private readonly sources: AcceptanceSources,
+    options: { keptContainerIds?: KeptContainerIds } = {},
+  ) {
     const { contract, exchange, platform } = sources;
-    this.containers = new ContractChainContainers([], (number) => contract.blockAt(number));
+    this.containers = new ContractChainContainers([], (number) => contract.blockAt(number), undefined, options.keptContainerIds);
     const txs = exchange.acceptedTxs();
     let genesis = 0;
     while (txs[genesis]?.genesis === true) genesis++;

@@ -139,7 +139,8 @@ export class NodeChains implements NodeChainsParts {
     const { provider, exchange, platform, atomics } = chains;
     const routes = chainRoutes(network, chains, data !== undefined);
     const indexStorage = data === undefined ? undefined : { store: data.independentStore().namespace("index/"), hasRunBefore: !data.fresh };
-    const operator = await OperatorApis.create({ network, engine: provider.engine, exchange, platform }, { ...managementOptions, indexStorage });
+    const containerIdStore = data?.independentStore().namespace("acceptance/C-ids/");
+    const operator = await OperatorApis.create({ network, engine: provider.engine, exchange, platform }, { ...managementOptions, indexStorage, containerIdStore });
     const authStore = data?.independentStore().namespace("auth/");
     const peeringChains: PeeringChains = { network, engine: provider.engine, atomics, exchange, platform, data, logger: operator.logger };
     const peers = peering === undefined ? undefined : await openPeerNetwork(peering, peeringChains);

@@ -8,6 +8,7 @@ import { planIndexStart, readIndexHistory, stageIndexHistory, type IndexStartPla
 import { DurableIndexStore } from "./indexer/durable-index-store";
 import { MemoryIndexStore } from "./indexer/memory-store";
 import type { IndexStore } from "./indexer/store";
+import { StoredContainerIds } from "./indexer/stored-container-ids";
 import type { DurableStore } from "../storage";
 import { createIpcsApi } from "./ipcs/api";
 import { ChainIpcs, DEFAULT_IPCS_PATH } from "./ipcs/chain-ipcs";
@@ -40,6 +41,12 @@ export interface OperatorOptions {
    * Absent: in memory, forgotten at exit.
    */
   indexStorage?: { store: DurableStore; hasRunBefore: boolean };
+  /**
+   * Where the contract chain's container IDs are kept (`--db-dir`: a store with a staging of its
+   * own), so that the first block announced after a restart finds its parent's ID by one read.
+   * Absent: found by reading the chain back when a parent's ID is not remembered.
+   */
+  containerIdStore?: DurableStore;
   /** `--index-allow-incomplete`: start even though an index is, or would become, incomplete. */
   indexAllowIncomplete?: boolean;
   /** Serve `/ext/ipcs`. */
@@ -92,12 +99,15 @@ export class OperatorApis {
     // The chains are observed only for the APIs that need their acceptances.
     const acceptance =
       options.indexEnabled === true || options.ipcsEnabled === true
-        ? new NodeAcceptance({
-            contract: engineBlocks(engine),
-            exchange,
-            platform: node.platform,
-            report: logger.at("error"),
-          })
+        ? new NodeAcceptance(
+            {
+              contract: engineBlocks(engine),
+              exchange,
+              platform: node.platform,
+              report: logger.at("error"),
+            },
+            { keptContainerIds: options.containerIdStore === undefined ? undefined : new StoredContainerIds(options.containerIdStore, logger.at("error")) },
+          )
         : undefined;
     acceptance?.on("C", "consensus", (c) => logger.write("debug", `C: accepted block ${encodeCb58(c.id)}`));
     acceptance?.on("X", "decisions", (c) => logger.write("debug", `X: accepted transaction ${encodeCb58(c.id)}`));

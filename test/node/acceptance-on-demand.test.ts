@@ -1,7 +1,12 @@
 import { expect } from "chai";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { BlockRecord } from "../../src/engine/chain";
 import { type AcceptanceSources, type AcceptedContainer, engineBlocks, NodeAcceptance } from "../../src/node/acceptance";
 import { ContractChainContainers } from "../../src/node/indexer/contract-chain-containers";
+import { StoredContainerIds } from "../../src/node/indexer/stored-container-ids";
+import { durableStore, LevelBackend } from "../../src/storage";
 import { NodeChains } from "../../src/node/node-chains";
 import { PlatformWallet } from "../../src/pchain";
 import { decodePrivateKey } from "../../src/encoding";
@@ -136,5 +141,82 @@ describe("the node's acceptance observer reads history on demand", function () {
     await mine(network, 1);
     expect(plain(announced)).to.deep.equal(walkedContainers(network).slice(-1));
     acceptance.close();
+  });
+});
+
+describe("the contract chain's container IDs kept in a data directory", function () {
+  this.timeout(60_000);
+  let network: NodeChains;
+  let dir: string;
+  let backend: LevelBackend;
+  const failOnReport = (problem: string) => {
+    throw new Error(problem);
+  };
+  /** The store as a restarted node opens it: the LevelDB folder closed and opened again. */
+  const reopenedIds = async () => {
+    await backend.close();
+    backend = await LevelBackend.open(dir);
+    return new StoredContainerIds(durableStore(backend).namespace("acceptance/C-ids/"), failOnReport);
+  };
+  /** Mines one block and gives the container `acceptance` announced for it. */
+  const announceNext = async (acceptance: NodeAcceptance): Promise<AcceptedContainer> => {
+    const announced: AcceptedContainer[] = [];
+    const stop = acceptance.on("C", "consensus", (c) => announced.push(c));
+    await mine(network, 1);
+    stop();
+    expect(announced).to.have.length(1);
+    // The entry is committed in the background, after the turn that kept it.
+    await new Promise((resolve) => setImmediate(resolve));
+    return announced[0]!;
+  };
+
+  beforeEach(async () => {
+    network = await NodeChains.create();
+    await mine(network, 10);
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), "nativekit-container-ids-"));
+    backend = await LevelBackend.open(dir);
+  });
+  afterEach(async () => {
+    await network.close();
+    await backend.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it("after a restart, announces the next block reading no block of the chain", async () => {
+    const before = new NodeAcceptance(countedSources(network).sources, { keptContainerIds: await reopenedIds() });
+    await announceNext(before);
+    before.close();
+
+    const counted = countedSources(network);
+    const after = new NodeAcceptance(counted.sources, { keptContainerIds: await reopenedIds() });
+    const next = await announceNext(after);
+    expect(counted.contractReads).to.deep.equal([]);
+    expect(plain([next])).to.deep.equal(walkedContainers(network).slice(-1));
+    after.close();
+  });
+
+  it("without kept IDs, the same block reads the chain back to wrap its parent", async () => {
+    const counted = countedSources(network);
+    const acceptance = new NodeAcceptance(counted.sources);
+    await announceNext(acceptance);
+    expect(counted.contractReads.length).to.be.greaterThan(5);
+    acceptance.close();
+  });
+
+  it("does not take the kept ID of a block the chain replaced at that height", async () => {
+    const snapshot = await network.provider.dispatch("evm_snapshot", []);
+    const before = new NodeAcceptance(countedSources(network).sources, { keptContainerIds: await reopenedIds() });
+    const replaced = await announceNext(before);
+    before.close();
+    await network.provider.dispatch("evm_revert", [snapshot]);
+    await network.provider.dispatch("evm_setNextBlockTimestamp", [Math.floor(Date.now() / 1000) + 3600]);
+    await mine(network, 1);
+
+    const after = new NodeAcceptance(countedSources(network).sources, { keptContainerIds: await reopenedIds() });
+    const next = await announceNext(after);
+    const walked = walkedContainers(network);
+    expect(walked.at(-2)!.id).to.not.deep.equal(replaced.id);
+    expect(plain([next])).to.deep.equal(walked.slice(-1));
+    after.close();
   });
 });

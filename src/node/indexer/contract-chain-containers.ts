@@ -2,6 +2,7 @@ import type { BlockRecord } from "../../engine/chain";
 import { hexToBytes } from "../../encoding";
 import { Lru } from "../../storage/lru";
 import { encodeProposerBlock, proposerBlockId } from "./proposer-block";
+import type { KeptContainerIds } from "./stored-container-ids";
 
 /**
  * The contract chain's accepted blocks as the reference node's consensus hands them to its
@@ -19,7 +20,8 @@ import { encodeProposerBlock, proposerBlockId } from "./proposer-block";
  * block below it: with a `reader` of the chain's blocks by number, only the most recently used
  * IDs are remembered and a parent not among them is found by reading the chain down to a block
  * whose ID is known (or to block 1) and wrapping forward from there, so neither start-up nor
- * memory grows with the chain.
+ * memory grows with the chain. With `kept` IDs (a node's data directory), an ID wrapped once is
+ * read back instead, so the first block after a restart reads one entry, not the chain.
  */
 export interface ContractChainContainer {
   readonly id: Uint8Array;
@@ -50,6 +52,7 @@ export class ContractChainContainers {
     existing: Iterable<BlockRecord>,
     private readonly reader?: ContractBlockReader,
     remembered = reader === undefined ? Number.MAX_SAFE_INTEGER : DEFAULT_REMEMBERED_IDS,
+    private readonly kept?: KeptContainerIds,
   ) {
     this.containerIds = new Lru(remembered);
     for (const record of existing) this.containerOf(record);
@@ -69,7 +72,7 @@ export class ContractChainContainers {
       return { id, bytes: rlp, record };
     }
     const parentHash = `0x${Buffer.from(record.block.header.parentHash).toString("hex")}`;
-    const parentId = this.containerIds.get(parentHash) ?? this.readParentId(record.number - 1n, parentHash);
+    const parentId = this.knownId(record.number - 1n, parentHash) ?? this.readParentId(record.number - 1n, parentHash);
     const bytes = encodeProposerBlock({
       parentId,
       timestamp: record.block.header.timestamp,
@@ -80,7 +83,17 @@ export class ContractChainContainers {
     });
     const id = proposerBlockId(bytes);
     this.remember(record.hash, id);
+    this.kept?.keep(record.number, record.hash, id);
     return { id, bytes, record };
+  }
+
+  /** The ID of block `number` of EVM hash `hash` if it is remembered or kept (block 1's is its hash). */
+  private knownId(number: bigint, hash: string): Uint8Array | undefined {
+    const remembered = this.containerIds.get(hash.toLowerCase());
+    if (remembered !== undefined || number <= LAST_UNWRAPPED_BLOCK) return remembered;
+    const kept = this.kept?.idOf(number, hash);
+    if (kept !== undefined) this.remember(hash, kept);
+    return kept;
   }
 
   /** The container ID of block `number`, which must be the chain's block of hash `hash`, from the chain read back. */
@@ -89,7 +102,7 @@ export class ContractChainContainers {
     if (reader === undefined) throw new Error(`block ${number + 1n} arrived before its parent ${hash}`);
     // Down to the lowest block whose parent's ID is not known, then forward: each finds its parent.
     let from = number;
-    while (from > LAST_UNWRAPPED_BLOCK && !this.containerIds.has(reader(from - 1n).hash.toLowerCase())) from--;
+    while (from > LAST_UNWRAPPED_BLOCK && this.knownId(from - 1n, reader(from - 1n).hash) === undefined) from--;
     let id: Uint8Array | undefined;
     for (let n = from; n <= number; n++) {
       const container = this.containerOf(reader(n));
