@@ -68,6 +68,35 @@ export const DEFAULT_MNEMONIC_PUBLIC_KEYS: readonly string[] = [
   "7bf824b28c4bf11ce553fa746a18754949ab4959e2ea73465778d14179211f8c87f456ff40773aafed961a226e0bfa251547013a81c24951a733f65cfed8dc5e",
 ];
 
+/**
+ * The addresses of DEFAULT_MNEMONIC_KEYS, in the same order (lower case, without 0x): deriving
+ * them would be the only Keccak-256 a chain runs in the pure-JS implementation before the
+ * engine's WebAssembly one is loaded, and a cold process pays for that implementation's
+ * compilation (accounts.test.ts checks the table against the public keys).
+ */
+export const DEFAULT_MNEMONIC_ADDRESSES: readonly string[] = [
+  "f39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+  "70997970c51812dc3a010c7d01b50e0d17dc79c8",
+  "3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+  "90f79bf6eb2c4f870365e785982e1f101e93b906",
+  "15d34aaf54267db7d7c367839aaf71a00a2c6a65",
+  "9965507d1a55bcc2695c58ba16fb37d819b0a4dc",
+  "976ea74026e726554db657fa54763abd0c3a0aa9",
+  "14dc79964da2c08b23698b3d3cc7ca32193d9955",
+  "23618e81e3f5cdf7f54c3d65f7fbc0abf5b21e8f",
+  "a0ee7a142d267c1f36714e4a8f75612f20a79720",
+  "bcd4042de499d14e55001ccbb24a551f3b954096",
+  "71be63f3384f5fb98995898a86b02fb2426c5788",
+  "fabb0ac9d68b0b445fb7357272ff202c5651694a",
+  "1cbd3b2770909d4e10f157cabc84c7264073c9ec",
+  "df3e18d64bc6a983f673ab319ccae4f1a57c7097",
+  "cd3b766ccdd6ae721141f452c550ca635964ce71",
+  "2546bcd3c84621e976d8185a91a922ae77ecec30",
+  "bda5747bfd65f08deb54cb465eb87d40e51b197e",
+  "dd2fd4581271e230360230f9337d5c0430bf44c0",
+  "8626f6940e2eb28930efb4cef49b2d1f2c9c1199",
+];
+
 /** 10 000 native coin, in wei. */
 export const DEFAULT_ACCOUNT_BALANCE = 10_000n * 10n ** 18n;
 
@@ -169,7 +198,7 @@ export function computeUnlockedAccount(privateKeyHex: string): UnlockedAccount {
   if (privateKey.length !== 32) throw new Error(`a private key is 32 bytes, got ${privateKey.length}`);
   const known = DEFAULT_MNEMONIC_KEYS.indexOf(privateKeyHex.toLowerCase() as `0x${string}`);
   const publicKey = known >= 0 ? hexToBytes(`0x${DEFAULT_MNEMONIC_PUBLIC_KEYS[known]!}`) : publicKeyOf(privateKey, false).subarray(1);
-  const address = new Address(publicToAddress(publicKey));
+  const address = new Address(known >= 0 ? hexToBytes(`0x${DEFAULT_MNEMONIC_ADDRESSES[known]!}`) : publicToAddress(publicKey));
   return {
     address,
     addressHex: address.toString() as `0x${string}`,

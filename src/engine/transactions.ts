@@ -123,9 +123,13 @@ export class Transactions {
     }
     if (key !== undefined) {
       // Deterministic (RFC 6979) signatures, as other devnets make them: the same request gives the same hash.
-      const tx = createTx(data, { common: this.common }).sign(key.privateKey, false);
-      // We know the signer: spare the EVM a signature recovery per transaction.
+      const tx = createTx(data, { common: this.common, freeze: false }).sign(key.privateKey, false);
+      // We know the signer: spare the EVM a signature recovery per transaction, and the sender's
+      // address its hashing of the public key (in ethereumjs' pure-JS Keccak, cold in a short run).
       tx.cache.senderPubKey = key.publicKey;
+      tx.getSenderAddress = () => from;
+      // Frozen as createTx leaves a transaction by default: ethereumjs caches the hash only then.
+      Object.freeze(tx);
       // The hash is that of the serialization, which the block's transactions trie needs too.
       const serialized = tx.serialize();
       tx.cache.hash ??= keccak256(serialized);

@@ -1,3 +1,4 @@
+import { publicToAddress } from "@ethereumjs/util";
 import { expect } from "chai";
 
 import { publicKeyOf } from "../../src/crypto/secp256k1";
@@ -5,6 +6,7 @@ import { publicKeyOf } from "../../src/crypto/secp256k1";
 import {
   DEFAULT_HD_PATH,
   DEFAULT_MNEMONIC,
+  DEFAULT_MNEMONIC_ADDRESSES,
   DEFAULT_MNEMONIC_KEYS,
   DEFAULT_MNEMONIC_PUBLIC_KEYS,
   computeMnemonicKeys,
@@ -26,6 +28,12 @@ describe("accounts", () => {
     expect(DEFAULT_MNEMONIC_PUBLIC_KEYS).to.have.length(DEFAULT_MNEMONIC_KEYS.length);
     const computed = DEFAULT_MNEMONIC_KEYS.map((key) => Buffer.from(publicKeyOf(Buffer.from(key.slice(2), "hex"), false).subarray(1)).toString("hex"));
     expect([...DEFAULT_MNEMONIC_PUBLIC_KEYS]).to.deep.equal(computed);
+  });
+
+  it("the default keys' written-out addresses are the ones their public keys hash to", () => {
+    expect(DEFAULT_MNEMONIC_ADDRESSES).to.have.length(DEFAULT_MNEMONIC_KEYS.length);
+    const computed = DEFAULT_MNEMONIC_PUBLIC_KEYS.map((key) => Buffer.from(publicToAddress(Buffer.from(key, "hex"))).toString("hex"));
+    expect([...DEFAULT_MNEMONIC_ADDRESSES]).to.deep.equal(computed);
   });
 
   it("the first default account is the well-known 0xf39f… key", () => {
