@@ -400,7 +400,11 @@ describe("debug_ tracing", () => {
       const proxy = NativeAssetsHarness__factory.createInterface();
       const send = async (tx: Record<string, string>) => {
         const hash = (await rpc("eth_sendTransaction", [{ from: me, gas: q(GAS), ...tx }])) as string;
-        await rpc("eth_getTransactionReceipt", [hash]);
+        // anvil may answer eth_sendTransaction before the block with it is mined: wait for its receipt.
+        for (let tries = 0; (await rpc("eth_getTransactionReceipt", [hash])) === null; tries++) {
+          if (tries === 100) throw new Error(`no receipt for ${hash} after 100 polls`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
         return hash;
       };
       const created = async (hash: string) => ((await rpc("eth_getTransactionReceipt", [hash])) as { contractAddress: string }).contractAddress;
