@@ -164,8 +164,9 @@ export class Engine implements AtomicChainHost {
     } else if (!this.settings.explicit.deprecatedPrecompiles) this.settings.deprecatedPrecompiles = false;
     this.settings.forking = next;
     this.state.fork = fork?.source;
-    // The whole former chain leaves, its genesis too (the new one has another timestamp).
-    const removed = [...this.state.chain.range(this.state.chain.first, this.state.chain.height)];
+    // The whole former chain leaves, its genesis too (the new one has another timestamp): read
+    // only if a logs filter or subscription will report its logs as removed.
+    const removed = this.snapshots.blocksToAnnounce(this.state.chain.first);
     this.transactions.reset();
     this.pool.clear();
     this.time.reset();
@@ -206,10 +207,11 @@ export class Engine implements AtomicChainHost {
 
   /**
    * Calls `listener` with the blocks each evm_revert or hardhat_reset takes off the chain,
-   * oldest first, once the chain is back; returns the function that stops it.
+   * oldest first, once the chain is back; returns the function that stops it. `wanted`: whether
+   * the listener would use them now (when no listener would, they are not read).
    */
-  onRemovedBlocks(listener: (records: readonly BlockRecord[]) => void): () => void {
-    return this.snapshots.onRemovedBlocks(listener);
+  onRemovedBlocks(listener: (records: readonly BlockRecord[]) => void, wanted?: () => boolean): () => void {
+    return this.snapshots.onRemovedBlocks(listener, wanted);
   }
 
   // ---------------------------------------------------------------- what the engine is

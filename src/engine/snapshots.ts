@@ -32,7 +32,7 @@ export class Snapshots {
   private nextSnapshotId = 1;
   /** Each companion with the restore function of its state when it joined (hardhat_reset). */
   private readonly companions: { companion: SnapshotCompanion; name: string; restoreInitial: (() => void) | undefined }[] = [];
-  private readonly removedListeners = new Set<(records: readonly BlockRecord[]) => void>();
+  private readonly removedListeners = new Map<(records: readonly BlockRecord[]) => void, () => boolean>();
 
   constructor(
     private readonly state: ChainState,
@@ -63,11 +63,24 @@ export class Snapshots {
   /**
    * Calls `listener` with the blocks each revert or reset takes off the chain, oldest first,
    * once the chain and state are back (so it may read the new head); returns the function that
-   * stops it.
+   * stops it. `wanted`: whether the listener has any use for them now (a logs filter installed);
+   * when no listener has, the removed blocks are not read at all (a reset of a long chain kept
+   * in a store would otherwise read every block).
    */
-  onRemovedBlocks(listener: (records: readonly BlockRecord[]) => void): () => void {
-    this.removedListeners.add(listener);
+  onRemovedBlocks(listener: (records: readonly BlockRecord[]) => void, wanted: () => boolean = () => true): () => void {
+    this.removedListeners.set(listener, wanted);
     return () => this.removedListeners.delete(listener);
+  }
+
+  /** Whether any listener would use the blocks a revert or reset takes off the chain. */
+  removedBlocksWanted(): boolean {
+    for (const wanted of this.removedListeners.values()) if (wanted()) return true;
+    return false;
+  }
+
+  /** The blocks from `from` to the head, if a listener would use them (else none are read). */
+  blocksToAnnounce(from: bigint): BlockRecord[] {
+    return this.removedBlocksWanted() ? [...this.state.chain.range(from, this.state.chain.height)] : [];
   }
 
   async snapshot(): Promise<number> {
@@ -89,7 +102,7 @@ export class Snapshots {
     const snapshot = this.snapshots.get(id);
     if (snapshot === undefined) return false;
     for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
-    const removed = [...this.state.chain.range(snapshot.height + 1n, this.state.chain.height)];
+    const removed = this.blocksToAnnounce(snapshot.height + 1n);
     const droppedTo = this.state.chain.height;
     this.state.chain.truncate(snapshot.height);
     const stateManager = this.state.stateManager;
@@ -116,6 +129,6 @@ export class Snapshots {
 
   private announceRemoved(removed: readonly BlockRecord[]): void {
     if (removed.length === 0) return;
-    for (const listener of this.removedListeners) listener(removed);
+    for (const [listener, wanted] of this.removedListeners) if (wanted()) listener(removed);
   }
 }

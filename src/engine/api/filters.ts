@@ -38,7 +38,10 @@ export class Filters {
 
   constructor(private readonly engine: Engine) {
     engine.onBlock((record) => this.noteBlock(record));
-    engine.onRemovedBlocks((records) => this.noteRemoved(records));
+    engine.onRemovedBlocks(
+      (records) => this.noteRemoved(records),
+      () => [...this.filters.values()].some((filter) => filter.kind === "logs"),
+    );
   }
 
   /** Hands a transaction just sent (eth_sendTransaction, eth_sendRawTransaction) to the pending-transaction filters. */

@@ -61,9 +61,12 @@ export class SubscriptionHub {
     engine.onBlock((record) => {
       for (const session of this.sessions) session.noteBlock(record);
     });
-    engine.onRemovedBlocks((records) => {
-      for (const session of this.sessions) session.noteRemoved(records);
-    });
+    engine.onRemovedBlocks(
+      (records) => {
+        for (const session of this.sessions) session.noteRemoved(records);
+      },
+      () => [...this.sessions].some((session) => session.hasLogsSubscription()),
+    );
   }
 
   /** Hands a transaction just accepted by eth_sendTransaction / eth_sendRawTransaction to the sessions. */
@@ -188,6 +191,12 @@ export class SubscriptionSession implements RpcSession {
   }
 
   /** Called with the blocks a revert or reset took off the chain, oldest first. */
+  /** Whether a removed block's logs would be reported on this connection. */
+  hasLogsSubscription(): boolean {
+    for (const subscription of this.subscriptions.values()) if (subscription.kind === "logs") return true;
+    return false;
+  }
+
   noteRemoved(records: readonly BlockRecord[]): void {
     for (const [id, subscription] of this.subscriptions) {
       if (subscription.kind !== "logs") continue;
