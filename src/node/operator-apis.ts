@@ -91,24 +91,18 @@ export class OperatorApis {
     readonly ipcs: ChainIpcs | undefined,
     readonly profiler: Profiler | undefined,
     private readonly acceptance: NodeAcceptance | undefined,
+    private readonly keptContainerIds: StoredContainerIds | undefined,
   ) {}
 
   static async create(node: ManagedNode, options: OperatorOptions = {}): Promise<OperatorApis> {
     const logger = new NodeLogger(options.log, options.logLevel ?? "info");
     const { engine, exchange, network } = node;
     // The chains are observed only for the APIs that need their acceptances.
-    const acceptance =
-      options.indexEnabled === true || options.ipcsEnabled === true
-        ? new NodeAcceptance(
-            {
-              contract: engineBlocks(engine),
-              exchange,
-              platform: node.platform,
-              report: logger.at("error"),
-            },
-            { keptContainerIds: options.containerIdStore === undefined ? undefined : new StoredContainerIds(options.containerIdStore, logger.at("error")) },
-          )
-        : undefined;
+    const observing = options.indexEnabled === true || options.ipcsEnabled === true;
+    const keptContainerIds = observing && options.containerIdStore !== undefined ? new StoredContainerIds(options.containerIdStore, logger.at("error")) : undefined;
+    const acceptance = observing
+      ? new NodeAcceptance({ contract: engineBlocks(engine), exchange, platform: node.platform, report: logger.at("error") }, { keptContainerIds })
+      : undefined;
     acceptance?.on("C", "consensus", (c) => logger.write("debug", `C: accepted block ${encodeCb58(c.id)}`));
     acceptance?.on("X", "decisions", (c) => logger.write("debug", `X: accepted transaction ${encodeCb58(c.id)}`));
     const routes: Record<string, Dispatch> = {};
@@ -139,7 +133,7 @@ export class OperatorApis {
       routes[PATHS.contractAdmin] = createAdminApi({ logger, profiler, vmConfig }).dispatch;
     }
 
-    return new OperatorApis(logger, routes, indexes, ipcs, profiler, acceptance);
+    return new OperatorApis(logger, routes, indexes, ipcs, profiler, acceptance, keptContainerIds);
   }
 
   /** Lines telling a person where the enabled APIs are (for the node's banner). */
@@ -154,6 +148,7 @@ export class OperatorApis {
   /** Stops observing the chains, closes the IPC sockets (removing their files), the profiler and the index stores. */
   async close(): Promise<void> {
     this.acceptance?.close();
+    await this.keptContainerIds?.written();
     await this.ipcs?.close();
     this.profiler?.close();
     await Promise.all([...this.indexes.values()].map((index) => index.close()));

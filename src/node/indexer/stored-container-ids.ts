@@ -31,6 +31,8 @@ function hashBytes(hash: string): Uint8Array {
 
 export class StoredContainerIds implements KeptContainerIds {
   private committing = false;
+  /** The last background commit, settled (failed or not): what closing the store waits for. */
+  private lastCommit: Promise<void> = Promise.resolve();
 
   /**
    * `store`: a store with a staging of its own (DataDirectory.independentStore), under a
@@ -60,13 +62,23 @@ export class StoredContainerIds implements KeptContainerIds {
     this.commitSoon();
   }
 
+  /** Resolves once every entry kept so far is written (or its write failed and was reported). */
+  written(): Promise<void> {
+    return this.lastCommit;
+  }
+
   /** One commit for the entries kept in the same turn (a walk forward keeps many at once). */
   private commitSoon(): void {
     if (this.committing) return;
     this.committing = true;
-    queueMicrotask(() => {
-      this.committing = false;
-      this.store.commit().catch((error: unknown) => this.report(`contract-chain container IDs not kept: ${error instanceof Error ? error.message : String(error)}`));
-    });
+    this.lastCommit = new Promise<void>((settled) =>
+      queueMicrotask(() => {
+        this.committing = false;
+        this.store
+          .commit()
+          .catch((error: unknown) => this.report(`contract-chain container IDs not kept: ${error instanceof Error ? error.message : String(error)}`))
+          .finally(settled);
+      }),
+    );
   }
 }
