@@ -190,13 +190,13 @@ export class SubscriptionSession implements RpcSession {
     }
   }
 
-  /** Called with the blocks a revert or reset took off the chain, oldest first. */
   /** Whether a removed block's logs would be reported on this connection. */
   hasLogsSubscription(): boolean {
     for (const subscription of this.subscriptions.values()) if (subscription.kind === "logs") return true;
     return false;
   }
 
+  /** Called with the blocks a revert or reset took off the chain, oldest first. */
   noteRemoved(records: readonly BlockRecord[]): void {
     for (const [id, subscription] of this.subscriptions) {
       if (subscription.kind !== "logs") continue;
