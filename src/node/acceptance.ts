@@ -45,8 +45,10 @@ export interface AcceptanceSources {
   };
   exchange: {
     onAccept(listener: (tx: AcceptedTx) => void): () => void;
-    /** Transactions already accepted, in acceptance order (genesis first, flagged). */
-    acceptedTxs(): readonly AcceptedTx[];
+    /** How many transactions were accepted (genesis included). */
+    acceptedCount(): number;
+    /** The accepted transaction at `index` in acceptance order (genesis first, flagged), read from its store when not cached. */
+    acceptedTxAt(index: number): AcceptedTx | undefined;
   };
   /** The platform chain's blocks (absent: nothing is announced for P). */
   platform?: {
@@ -91,11 +93,10 @@ export class NodeAcceptance {
   ) {
     const { contract, exchange, platform } = sources;
     this.containers = new ContractChainContainers([], (number) => contract.blockAt(number), undefined, options.keptContainerIds);
-    const txs = exchange.acceptedTxs();
     let genesis = 0;
-    while (txs[genesis]?.genesis === true) genesis++;
+    while (exchange.acceptedTxAt(genesis)?.genesis === true) genesis++;
     this.exchangeGenesis = genesis;
-    this.countsBefore = { C: contract.headNumber(), X: BigInt(txs.length - genesis), P: platform?.height ?? 0n };
+    this.countsBefore = { C: contract.headNumber(), X: BigInt(exchange.acceptedCount() - genesis), P: platform?.height ?? 0n };
     this.unsubscribe.push(
       contract.onBlock((record) => {
         let container: AcceptedContainer;
@@ -149,7 +150,7 @@ export class NodeAcceptance {
       return { id, bytes };
     }
     if (chain === "X") {
-      const tx = this.sources.exchange.acceptedTxs()[this.exchangeGenesis + Number(position)];
+      const tx = this.sources.exchange.acceptedTxAt(this.exchangeGenesis + Number(position));
       if (tx === undefined) throw missing();
       return { id: tx.id, bytes: tx.bytes };
     }

@@ -191,7 +191,9 @@ async function openChains(options: NodeChainsOptions & { network: NetworkIdentif
   const provider = await createNativeProvider({ ...chainId, unqueuedReads: true, ...engineOptions, accounts, store: store?.namespace("c/") });
   const sharedMemory = store === undefined ? new SharedMemory() : await SharedMemory.open(store.namespace("atomic/"));
   const keystore = data === undefined ? new Keystore() : await Keystore.open(data.independentStore().namespace("keystore/"));
-  const exchange = await ExchangeChain.open({ network, sharedMemory, genesis: localGenesis(network, exchangeGenesis), store: store?.namespace("x/") });
+  // Its transactions are read from the store when asked for, through a cache of the same size as the blocks'.
+  const exchangeStore = { store: store?.namespace("x/"), txCacheSize: given.storeCaches?.blocks };
+  const exchange = await ExchangeChain.open({ network, sharedMemory, genesis: localGenesis(network, exchangeGenesis), ...exchangeStore });
   // evm_snapshot / evm_revert / hardhat_reset move the whole network, not only the contract chain.
   // Restored from a data directory, they cannot go back to genesis: hardhat_reset then refuses.
   const atStart = data === undefined || data.fresh;

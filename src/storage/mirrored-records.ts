@@ -26,10 +26,15 @@ export class MirroredRecords {
     return new MirroredRecords(store, new Map());
   }
 
-  /** The mirror of every committed record of `store`, in key order. */
-  static async load(store: DurableStore): Promise<MirroredRecords> {
+  /**
+   * The mirror of the committed records of `store` whose key starts with one of `prefixes`
+   * (every record without them), in key order. A domain that keeps other records in the same
+   * namespace (read on demand, not mirrored) writes and removes those itself: a restore stages
+   * only the mirrored ones.
+   */
+  static async load(store: DurableStore, prefixes: readonly string[] = [""]): Promise<MirroredRecords> {
     const loaded = new Map<string, Uint8Array>();
-    for await (const [key, value] of store.entries()) loaded.set(key, value);
+    for (const prefix of prefixes) for await (const [key, value] of store.entries(prefix)) loaded.set(key, value);
     return new MirroredRecords(store, loaded);
   }
 

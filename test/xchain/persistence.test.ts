@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { SharedMemory } from "../../src/atomic/shared-memory";
-import { bytesToHex, encodeCb58 } from "../../src/encoding";
+import { bytesToHex, decodeCb58, encodeCb58 } from "../../src/encoding";
 import { createKeystoreApi } from "../../src/keystore/api";
 import { Keystore } from "../../src/keystore/keystore";
 import { LOCAL_NETWORK, LOCAL_TEST_KEY } from "../../src/network/constants";
@@ -212,18 +212,64 @@ for (const kind of STORE_KINDS) {
       expect((error as Error).message).to.match(new RegExp(`^the stored record "${utxoKey}" is damaged: `));
     });
 
-    it("refuses a store with a transaction missing, naming where", async () => {
+    it("opens without reading every transaction, and refuses to answer from one missing below the count, naming it", async () => {
+      const node = await openNode(t.store);
+      const { txIds } = await buildHistory(node, t.store);
+      t.store.namespace("x/").del("tx/0000000003");
+      await t.store.commit();
+      const reopened = await openNode(await t.reopen()); // opening does not read it
+      expect(reopened.chain.getTx(decodeCb58(txIds[0]!))?.index).to.equal(2);
+      let error: unknown;
+      try {
+        reopened.chain.getTx(decodeCb58(txIds[1]!));
+      } catch (e) {
+        error = e;
+      }
+      expect(error).to.be.instanceOf(DamagedRecordError);
+      expect((error as DamagedRecordError).key).to.equal("tx/0000000003");
+    });
+
+    it("opens a store of layout 1 (no count or ID index), answers the same, and keeps it in layout 2", async () => {
+      const node = await openNode(t.store);
+      const { txIds, assets } = await buildHistory(node, t.store);
+      const before = await survey(node, txIds, assets);
+      await asLayout1(t.store.namespace("x/"));
+      const migrated = await openNode(await t.reopen());
+      expect(await survey(migrated, txIds, assets)).to.deep.equal(before);
+      expect(new TextDecoder().decode(await t.store.namespace("x/").get("layout"))).to.equal("2");
+      expect(await survey(await openNode(await t.reopen()), txIds, assets)).to.deep.equal(before);
+    });
+
+    it("refuses a store of layout 1 with a transaction missing, naming where", async () => {
       const node = await openNode(t.store);
       await buildHistory(node, t.store);
+      await asLayout1(t.store.namespace("x/"));
       t.store.namespace("x/").del("tx/0000000003");
       await t.store.commit();
       const error = await openNode(await t.reopen()).then(
         () => undefined,
         (e: unknown) => e,
       );
+      expect(error).to.be.instanceOf(DamagedRecordError);
       expect((error as Error).message).to.contain('"tx/0000000004" is damaged: expected the transaction at position 3');
     });
   });
+}
+
+/**
+ * Leaves the exchange chain's records as layout 1 wrote them: no layout, count, id/ or asset/
+ * records, and the address index as addr/<address>/<asset>/<position> -> tx ID.
+ */
+async function asLayout1(store: DurableStore): Promise<void> {
+  for await (const [key, txId] of store.entries("ai/")) {
+    const stored = (await store.get(`id/${bytesToHex(txId).slice(2)}`))!;
+    const position = new DataView(stored.buffer, stored.byteOffset, 8).getBigUint64(0);
+    store.put(`addr/${key.slice(3, key.lastIndexOf("/"))}/${String(position).padStart(10, "0")}`, txId);
+  }
+  for (const prefix of ["id/", "asset/", "ai/", "an/", "ap/"]) for (const key of await collectKeys(store, prefix)) store.del(key);
+  store.del("layout");
+  store.del("count");
+  await store.commit();
 }
 
 async function collectKeys(store: DurableStore, prefix: string): Promise<string[]> {

@@ -5,9 +5,27 @@ import { ownersOf } from "../../utxo/utxo-set";
 const hex = (bytes: Uint8Array): string => bytesToHex(bytes).slice(2);
 
 /**
- * The node's address-transactions index (what getAddressTxs pages): for each (address, asset),
- * the IDs of the accepted transactions that consumed or produced a UTXO of that asset naming
- * that address, in acceptance order.
+ * The (owner address, asset) pairs (hex) a transaction is indexed under: each of the UTXOs it
+ * consumed or produced gives its owners with its asset, each pair once, in the order first met.
+ */
+export function addressAssetPairs(utxos: readonly Utxo[]): [string, string][] {
+  const changes = new Map<string, Set<string>>();
+  for (const utxo of utxos) {
+    for (const address of ownersOf(utxo.output)) {
+      const key = hex(address);
+      let assets = changes.get(key);
+      if (assets === undefined) changes.set(key, (assets = new Set()));
+      assets.add(hex(utxo.assetId));
+    }
+  }
+  return [...changes].flatMap(([address, assets]) => [...assets].map((asset): [string, string] => [address, asset]));
+}
+
+/**
+ * The node's address-transactions index (what getAddressTxs pages) of a chain without a store:
+ * for each (address, asset), the IDs of the accepted transactions that consumed or produced a
+ * UTXO of that asset naming that address, in acceptance order. (A chain kept in a store keeps
+ * it there: persistence.ts.)
  */
 export class AddressTxIndex {
   /** address hex -> asset hex -> tx IDs in acceptance order */
@@ -15,37 +33,18 @@ export class AddressTxIndex {
 
   /**
    * Records an accepted transaction: each (owner address, asset) of the UTXOs it consumed or
-   * produced gets it once. Returns those pairs (hex), for the chain's store.
+   * produced gets it once. Returns those pairs (hex).
    */
   add(txId: Uint8Array, utxos: readonly Utxo[]): [string, string][] {
-    const changes = new Map<string, Set<string>>();
-    for (const utxo of utxos) {
-      for (const address of ownersOf(utxo.output)) {
-        const key = hex(address);
-        let assets = changes.get(key);
-        if (assets === undefined) changes.set(key, (assets = new Set()));
-        assets.add(hex(utxo.assetId));
-      }
-    }
-    for (const [address, assets] of changes) {
+    const pairs = addressAssetPairs(utxos);
+    for (const [address, asset] of pairs) {
       let byAsset = this.byAddress.get(address);
       if (byAsset === undefined) this.byAddress.set(address, (byAsset = new Map()));
-      for (const asset of assets) {
-        const list = byAsset.get(asset) ?? [];
-        list.push(txId);
-        byAsset.set(asset, list);
-      }
+      const list = byAsset.get(asset) ?? [];
+      list.push(txId);
+      byAsset.set(asset, list);
     }
-    return [...changes].flatMap(([address, assets]) => [...assets].map((asset): [string, string] => [address, asset]));
-  }
-
-  /** Appends one entry as loaded from the store (address and asset in hex), after the ones already there. */
-  append(address: string, asset: string, txId: Uint8Array): void {
-    let byAsset = this.byAddress.get(address);
-    if (byAsset === undefined) this.byAddress.set(address, (byAsset = new Map()));
-    const list = byAsset.get(asset) ?? [];
-    list.push(txId);
-    byAsset.set(asset, list);
+    return pairs;
   }
 
   /** The transactions of (`address`, `assetId`) from position `cursor`, at most `pageSize`. */

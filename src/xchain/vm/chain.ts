@@ -20,10 +20,11 @@ import {
 import { type CommonRejection, replaceEntries, UtxoChain } from "../../utxo/chain";
 import { type ExchangeGenesis, genesisAssetId } from "../genesis";
 import { genesisTransactions } from "./genesis-txs";
-import { AddressTxIndex } from "./address-index";
+import { type AcceptedTxs, DEFAULT_EXCHANGE_TX_CACHE, MemoryAcceptedTxs, StoredAcceptedTxs } from "./accepted-txs";
+import { addressAssetPairs, AddressTxIndex } from "./address-index";
 import { TxRejectedError } from "./errors";
 import { checkSameGenesis, ExchangeChainRecords, type LoadedExchangeChain } from "./persistence";
-import { type AcceptedTx, type AssetInfo, classify } from "./types";
+import { type AcceptedTx, type AssetInfo, assetInfoOf } from "./types";
 import { type StoredUtxo, storeUtxo } from "../../utxo/utxo-set";
 import { verifySemantics, type VerificationContext } from "./verify";
 
@@ -51,6 +52,8 @@ export interface ExchangeChainOptions {
    * what a store holds. Use `issue` (not `issueTx`) to answer only once a transaction is stored.
    */
   store?: DurableStore;
+  /** Transactions kept decoded in front of the store (default DEFAULT_EXCHANGE_TX_CACHE). */
+  txCacheSize?: number;
 }
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
@@ -60,8 +63,7 @@ export class ExchangeChain extends UtxoChain<AcceptedTx> {
   readonly feeAssetId: Uint8Array;
   readonly fees: FeeConfig;
 
-  private readonly txs = new Map<string, AcceptedTx>();
-  private readonly order: AcceptedTx[] = [];
+  private txs: AcceptedTxs;
   private readonly assets = new Map<string, AssetInfo>();
   private readonly assetAliases = new Map<string, Uint8Array>();
   private readonly addressTxs = new AddressTxIndex();
@@ -71,6 +73,7 @@ export class ExchangeChain extends UtxoChain<AcceptedTx> {
   constructor(options: ExchangeChainOptions) {
     super({ network: options.network, chainId: decodeCb58(options.network.xChainId), addressPrefix: "X", sharedMemory: options.sharedMemory, clock: options.clock });
     this.records = options.store === undefined ? undefined : ExchangeChainRecords.fresh(options.store);
+    this.txs = this.records === undefined ? new MemoryAcceptedTxs() : new StoredAcceptedTxs(this.records, 0, options.txCacheSize ?? DEFAULT_EXCHANGE_TX_CACHE);
 
     const genesis = options.genesis;
     if (genesis.assets.length === 0) throw new RangeError("the exchange chain's genesis must create at least one asset (the fee asset)");
@@ -111,27 +114,35 @@ export class ExchangeChain extends UtxoChain<AcceptedTx> {
       return fresh;
     }
     const chain = new ExchangeChain({ ...options, store: undefined });
-    checkSameGenesis(chain.order, loaded.txs);
-    chain.load(loaded);
+    checkSameGenesis(chain.genesisTxs(), loaded.genesisTxs);
+    chain.load(loaded, new StoredAcceptedTxs(records, loaded.txCount, options.txCacheSize ?? DEFAULT_EXCHANGE_TX_CACHE));
     chain.records = records;
     return chain;
   }
 
-  /** Replaces the state with the store's (transactions replayed in order rebuild the assets). */
-  private load(saved: LoadedExchangeChain): void {
-    this.txs.clear();
-    this.order.length = 0;
+  /** The genesis transactions (first in acceptance order). */
+  private genesisTxs(): AcceptedTx[] {
+    const genesis: AcceptedTx[] = [];
+    for (let tx = this.txs.at(0); tx?.genesis === true; tx = this.txs.at(genesis.length)) genesis.push(tx);
+    return genesis;
+  }
+
+  /** Replaces the state with the store's (the transactions stay there; the assets are their creations). */
+  private load(saved: LoadedExchangeChain, txs: AcceptedTxs): void {
+    this.txs = txs;
     this.assets.clear();
     this.assetAliases.clear();
     this.utxos.clear();
-    for (const tx of saved.txs) this.record(tx.tx, tx.bytes, tx.genesis, tx.id, tx.acceptedAt);
+    for (const tx of saved.assetTxs) {
+      const unsigned = tx.tx.unsignedTx;
+      if (unsigned.typeId === TypeId.CreateAssetTx) this.assets.set(hex(tx.id), assetInfoOf(tx.id, unsigned));
+    }
     for (const { alias, assetId } of saved.aliases) {
       this.assetAliases.set(alias, assetId);
       const asset = this.assets.get(hex(assetId));
       if (asset !== undefined) asset.alias ??= alias;
     }
     for (const stored of saved.utxos) this.utxos.add(stored);
-    for (const { address, asset, txId } of saved.addressTxs) this.addressTxs.append(address, asset, txId);
   }
 
   private addUtxo(stored: StoredUtxo): void {
@@ -150,18 +161,16 @@ export class ExchangeChain extends UtxoChain<AcceptedTx> {
    */
   capture(): () => void {
     const restoreUtxos = this.utxos.capture();
-    const txs = new Map(this.txs);
-    const order = [...this.order];
+    const restoreTxs = this.txs.capture();
     const assets = new Map(this.assets);
     const assetAliases = new Map(this.assetAliases);
+    // A chain kept in a store keeps its address index there (taken back with the transactions).
     const restoreAddressTxs = this.addressTxs.capture();
     const restoreRecords = this.records?.capture();
     return () => {
       restoreRecords?.();
       restoreUtxos();
-      replaceEntries(this.txs, txs);
-      this.order.length = 0;
-      for (const tx of order) this.order.push(tx);
+      restoreTxs();
       replaceEntries(this.assets, assets);
       replaceEntries(this.assetAliases, assetAliases);
       restoreAddressTxs();
@@ -210,16 +219,28 @@ export class ExchangeChain extends UtxoChain<AcceptedTx> {
   // -------------------------------------------------------------------------------------
 
   getTx(id: Uint8Array): AcceptedTx | undefined {
-    return this.txs.get(hex(id));
+    return this.txs.byId(id);
   }
 
   getTxStatus(id: Uint8Array): "Accepted" | "Unknown" {
-    return this.txs.has(hex(id)) ? "Accepted" : "Unknown";
+    return this.txs.byId(id) !== undefined ? "Accepted" : "Unknown";
   }
 
-  /** Accepted transactions in acceptance order (genesis first). */
-  acceptedTxs(): readonly AcceptedTx[] {
-    return this.order;
+  /** How many transactions were accepted (genesis included). */
+  acceptedCount(): number {
+    return this.txs.count;
+  }
+
+  /** The accepted transaction at `index` in acceptance order (genesis first), read from the store when not cached. */
+  acceptedTxAt(index: number): AcceptedTx | undefined {
+    return this.txs.at(index);
+  }
+
+  /** Every accepted transaction in acceptance order (genesis first): each read, for a chain kept in a store. */
+  acceptedTxs(): AcceptedTx[] {
+    const txs: AcceptedTx[] = [];
+    for (let index = 0; index < this.txs.count; index++) txs.push(this.txs.at(index)!);
+    return txs;
   }
 
   /**
@@ -228,7 +249,7 @@ export class ExchangeChain extends UtxoChain<AcceptedTx> {
    */
   verifyTx(bytes: Uint8Array): ParsedSignedTx {
     const parsed = this.parseOrReject(bytes, parseSignedTx);
-    this.rejectAccepted(parsed.txId, this.txs.has(hex(parsed.txId)));
+    this.rejectAccepted(parsed.txId, this.txs.byId(parsed.txId) !== undefined);
     try {
       validateSignedTx(parsed.tx, { networkId: this.network.networkId, blockchainId: this.chainId, fee: this.fees });
     } catch (error) {
@@ -264,8 +285,9 @@ export class ExchangeChain extends UtxoChain<AcceptedTx> {
     }
     for (const stored of produced.map(storeUtxo)) this.addUtxo(stored);
     const accepted = this.record(parsed.tx, parsed.signedBytes, false, parsed.txId);
-    const indexed = this.addressTxs.add(accepted.id, [...consumed.map((s) => s.utxo), ...produced]);
-    this.records?.putAddressTxs(indexed, accepted);
+    const touched = [...consumed.map((s) => s.utxo), ...produced];
+    if (this.records === undefined) this.addressTxs.add(accepted.id, touched);
+    else this.records.putAddressTxs(addressAssetPairs(touched), accepted);
     // With a store, listeners (the index, IPC) hear of it once `accept` has made it durable.
     this.announceUnlessStored(accepted);
     return accepted.id;
@@ -276,27 +298,14 @@ export class ExchangeChain extends UtxoChain<AcceptedTx> {
   }
 
   protected acceptedOf(id: Uint8Array): AcceptedTx {
-    return this.txs.get(hex(id))!;
+    return this.txs.byId(id)!;
   }
 
   private record(tx: SignedTx, bytes: Uint8Array, genesis: boolean, id: Uint8Array = parseSignedTx(bytes).txId, acceptedAt = Date.now()): AcceptedTx {
-    const accepted: AcceptedTx = { id, tx, bytes, index: this.order.length, acceptedAt, genesis };
-    this.txs.set(hex(id), accepted);
-    this.order.push(accepted);
-    this.records?.putTx(accepted);
+    const accepted: AcceptedTx = { id, tx, bytes, index: this.txs.count, acceptedAt, genesis };
+    this.txs.append(accepted);
     const unsigned: UnsignedTx = tx.unsignedTx;
-    if (unsigned.typeId === TypeId.CreateAssetTx) {
-      this.assets.set(hex(id), {
-        id,
-        alias: undefined,
-        name: unsigned.name,
-        symbol: unsigned.symbol,
-        denomination: unsigned.denomination,
-        type: classify(unsigned),
-        fxIndices: new Set(unsigned.initialStates.map((s) => s.fxIndex)),
-        createTx: unsigned,
-      });
-    }
+    if (unsigned.typeId === TypeId.CreateAssetTx) this.assets.set(hex(id), assetInfoOf(id, unsigned));
     return accepted;
   }
 
@@ -308,7 +317,7 @@ export class ExchangeChain extends UtxoChain<AcceptedTx> {
       getAsset: (assetId) => {
         const asset = this.assets.get(hex(assetId));
         if (asset !== undefined) return { fxIndices: asset.fxIndices };
-        return this.txs.has(hex(assetId)) ? "not-an-asset" : undefined;
+        return this.txs.byId(assetId) !== undefined ? "not-an-asset" : undefined;
       },
       isPeerChain: (chainId) => this.isPeerChain(chainId),
       getAtomicUtxo: (sourceChain, inputId) => this.atomicUtxo(sourceChain, inputId),
@@ -361,6 +370,7 @@ export class ExchangeChain extends UtxoChain<AcceptedTx> {
    * transactions are not indexed, as on the node).
    */
   getAddressTxs(address: Uint8Array, assetId: Uint8Array, cursor: bigint, pageSize: number): Uint8Array[] {
+    if (this.records !== undefined) return this.records.addressTxPage(hex(address), hex(assetId), cursor, pageSize);
     return this.addressTxs.page(address, assetId, cursor, pageSize);
   }
 }

@@ -35,6 +35,20 @@ export interface AcceptedTx {
   genesis: boolean;
 }
 
+/** The asset a CreateAssetTx with ID `id` makes (its alias, a genesis asset's, is set apart). */
+export function assetInfoOf(id: Uint8Array, tx: CreateAssetTx): AssetInfo {
+  return {
+    id,
+    alias: undefined,
+    name: tx.name,
+    symbol: tx.symbol,
+    denomination: tx.denomination,
+    type: classify(tx),
+    fxIndices: new Set(tx.initialStates.map((s) => s.fxIndex)),
+    createTx: tx,
+  };
+}
+
 /** The kind of asset a creation makes (see AssetInfo.type). */
 export function classify(tx: CreateAssetTx): AssetType {
   const fxs = new Set(tx.initialStates.map((s) => s.fxIndex));
