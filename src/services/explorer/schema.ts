@@ -16,6 +16,7 @@
  */
 import type { SqlDatabase } from "../sql/database";
 import { migrate } from "../sql/migrations";
+import { INGESTER_WRITES_MIGRATION } from "./schema-ingest-writes";
 import { READS_MIGRATION } from "./schema-reads";
 import { READS_AT_SCALE_MIGRATION } from "./schema-reads-scale";
 import { TOTALS_MIGRATION } from "./schema-totals";
@@ -214,6 +215,7 @@ export const EXPLORER_MIGRATIONS: readonly string[] = [
   TOTALS_SET_BASED_MIGRATION,
   READS_MIGRATION,
   READS_AT_SCALE_MIGRATION,
+  INGESTER_WRITES_MIGRATION,
 ];
 
 /** The tables whose size follows the chain's (all but the chains, the progress, the assets and their totals). */

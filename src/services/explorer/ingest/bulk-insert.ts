@@ -42,6 +42,7 @@ const COLUMN_TYPES: Record<string, Record<string, string>> = {
   input_credentials: { transaction_id: "text", input_position: "integer", position: "integer", address: "text", public_key: "text", signature: "text" },
   assets: { id: "text", chain_id: "text", name: "text", symbol: "text", alias: "text", denomination: "integer", variable_cap: "integer", nft: "integer", accepted_at: "bigint", transaction_id: "text" },
   addresses: { address: "text", public_key: "text" },
+  transaction_documents: { id: "text", complete: "boolean", doc: "text" },
   address_chain: { address: "text", chain_id: "text", first_seen_at: "bigint" },
   p_blocks: { id: "text", height: "bigint", parent_id: "text", type: "text", accepted_at: "bigint", bytes: "text" },
   c_blocks: {

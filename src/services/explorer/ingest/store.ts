@@ -1,6 +1,7 @@
 /**
  * Writes a batch of decoded containers of one index in ONE SQL transaction: the raw containers,
- * the decoded rows and the index's progress. A batch is all or nothing, so a restart resumes at
+ * the decoded rows, their documents and per-minute aggregates (documents.ts, minute-aggregates.ts)
+ * and the index's progress. A batch is all or nothing, so a restart resumes at
  * `explorer_progress.next_index` and nothing is stored twice; every insert also ignores rows
  * already there (primary keys), so a batch retried after an outage is harmless.
  *
@@ -8,30 +9,39 @@
  * export it spends, on another index): each batch links, both ways, the outputs it stores to
  * the inputs already stored and its inputs to the outputs already stored.
  */
-import type { SqlQueries, SqlValue } from "../../sql/database";
+import type { SqlQueries, SqlRow, SqlValue } from "../../sql/database";
 import type { ExplorerIndexName } from "./node-source";
 import type { CBlockRow, DecodedContainer, TransactionRow } from "./rows";
 import { arrayLiteral, insertRows } from "./bulk-insert";
+import { writeDocuments } from "./documents";
+import { takeOverMinuteAggregates, writeMinuteAggregates } from "./minute-aggregates";
 
 const amount = (value: bigint | null): string | null => (value === null ? null : value.toString());
 
 /** Stores rows of transactions (of any chain) and links spent outputs both ways. */
 export async function storeTransactions(q: SqlQueries, txs: readonly TransactionRow[]): Promise<void> {
   if (txs.length === 0) return;
-  await insertRows(
+  await takeOverMinuteAggregates(q);
+  const inserted = await insertRows(
     q,
     "transactions",
     ["id", "chain_id", "type", "memo", "tx_fee", "genesis", "accepted_at", "block_id", "source_chain_id", "destination_chain_id", "bytes"],
     txs.map((t) => [t.id, t.chainId, t.type, t.memo, amount(t.txFee), t.genesis ? "true" : "false", t.acceptedAt, t.blockId, t.sourceChainId, t.destinationChainId, t.bytes]),
+    "ON CONFLICT DO NOTHING",
+    "RETURNING id",
   );
   const outputs = txs.flatMap((t) => t.outputs.map((o) => ({ ...o, acceptedAt: t.acceptedAt })));
-  await insertRows(
+  const newOutputs = await insertRows(
     q,
     "outputs",
     ["id", "transaction_id", "output_index", "chain_id", "created_on_chain_id", "asset_id", "output_type", "amount", "locktime", "threshold", "group_id", "payload", "stake", "accepted_at"],
     outputs.map((o) => [o.id, o.transactionId, o.outputIndex, o.chainId, o.createdOnChainId, o.assetId, o.outputType, amount(o.amount), amount(o.locktime), o.threshold, o.groupId, o.payload, o.stake ? "true" : "false", o.acceptedAt]),
+    "ON CONFLICT DO NOTHING",
+    "RETURNING id",
   );
-  await insertRows(q, "output_addresses", ["output_id", "address", "position"], outputs.flatMap((o) => o.addresses.map((a, i) => [o.id, a, i])));
+  const newOwners = await insertRows(q, "output_addresses", ["output_id", "address", "position"], outputs.flatMap((o) => o.addresses.map((a, i) => [o.id, a, i])), "ON CONFLICT DO NOTHING", "RETURNING output_id, address");
+  const newTransactions = new Set(inserted.map((r) => String(r.id)));
+  await writeMinuteAggregates(q, txs, newTransactions, new Set(newOutputs.map((r) => String(r.id))), newOwners.map((r) => [String(r.output_id), String(r.address)] as const));
   await insertRows(q, "transaction_inputs", ["transaction_id", "position", "output_id"], txs.flatMap((t) => t.inputs.map((i) => [t.id, i.position, i.outputId])));
   await insertRows(
     q,
@@ -48,22 +58,33 @@ export async function storeTransactions(q: SqlQueries, txs: readonly Transaction
   await storeAddresses(q, txs);
   // Two statements, each led by an index: this batch's inputs to the outputs they spend (sent
   // as arrays: the batch knows them), and this batch's outputs to inputs stored before them.
-  // The second sees what the first linked. (The running totals follow by trigger: schema-totals.ts.)
+  // The second sees what the first linked. (The running totals follow by trigger: schema-totals.ts;
+  // the per-minute aggregates and the documents are the ingester's: minute-aggregates.ts, documents.ts.)
+  // Both answer the links they set, for the documents.
+  const linked: SqlRow[] = [];
   const spends = txs.flatMap((t) => t.inputs.map((i) => [i.outputId, t.id, t.acceptedAt] as const));
   if (spends.length > 0) {
-    await q.query(
-      `UPDATE outputs o SET redeeming_transaction_id = s.transaction_id, redeemed_at = s.accepted_at
-         FROM unnest($1::text[], $2::text[], $3::bigint[]) AS s(output_id, transaction_id, accepted_at)
-        WHERE o.id = s.output_id AND o.redeeming_transaction_id IS NULL`,
-      [0, 1, 2].map((column) => arrayLiteral(spends.map((s) => s[column]))),
+    linked.push(
+      ...(await q.query(
+        `UPDATE outputs o SET redeeming_transaction_id = s.transaction_id, redeemed_at = s.accepted_at
+           FROM unnest($1::text[], $2::text[], $3::bigint[]) AS s(output_id, transaction_id, accepted_at)
+          WHERE o.id = s.output_id AND o.redeeming_transaction_id IS NULL
+          RETURNING o.id, o.redeeming_transaction_id`,
+        [0, 1, 2].map((column) => arrayLiteral(spends.map((s) => s[column]))),
+      )),
     );
   }
-  await q.query(
-    `UPDATE outputs o SET redeeming_transaction_id = ti.transaction_id, redeemed_at = t.accepted_at
-       FROM transaction_inputs ti JOIN transactions t ON t.id = ti.transaction_id
-      WHERE o.id = ANY($1::text[]) AND ti.output_id = o.id AND o.redeeming_transaction_id IS NULL`,
-    [arrayLiteral(outputs.map((o) => o.id))],
+  linked.push(
+    ...(await q.query(
+      `UPDATE outputs o SET redeeming_transaction_id = ti.transaction_id, redeemed_at = t.accepted_at
+         FROM transaction_inputs ti JOIN transactions t ON t.id = ti.transaction_id
+        WHERE o.id = ANY($1::text[]) AND ti.output_id = o.id AND o.redeeming_transaction_id IS NULL
+        RETURNING o.id, o.redeeming_transaction_id`,
+      [arrayLiteral(outputs.map((o) => o.id))],
+    )),
   );
+  const redeemers = new Map(linked.map((r) => [String(r.id), String(r.redeeming_transaction_id)]));
+  await writeDocuments(q, txs, newTransactions, redeemers);
 }
 
 /** Addresses seen as output owners or as signers, the chains they are on, the transactions touching them. */

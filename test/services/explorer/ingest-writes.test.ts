@@ -1,0 +1,105 @@
+import { expect } from "chai";
+import { generateStandInChain, startStandInNode, type StandInNode } from "../../../bench/explorer-stand-in";
+import { openExplorerService, type ExplorerService } from "../../../src/services/explorer";
+import { PageDecoder } from "../../../src/services/explorer/ingest/decode-page";
+import { storeBatch } from "../../../src/services/explorer/ingest/store";
+
+/** Any created output's redeemer left out: those the reader takes as they stand, and they change as later pages spend them. */
+const WITHOUT_REDEEMERS = `regexp_replace(%s, '"redeemingTransactionID" : "[^"]*"', '', 'g')`;
+const withoutRedeemers = (column: string) => WITHOUT_REDEEMERS.replace("%s", column);
+
+/**
+ * The documents the ingester writes itself (ingest/documents.ts) are the text the database's
+ * `explorer_transaction_json` answers for the same rows, byte for byte: the reader passes them on
+ * as they are. The per-minute aggregates it moves (ingest/minute-aggregates.ts) are those the
+ * rows sum to, as migration 4 computed them from the rows.
+ */
+describe("explorer ingest: the documents and per-minute aggregates the ingester writes", function () {
+  this.timeout(180_000);
+  let node: StandInNode;
+  let explorer: ExplorerService;
+
+  before(async () => {
+    const chain = generateStandInChain(1200, 50);
+    node = await startStandInNode(chain, chain.containers.length);
+    // Pages of 200: the spent outputs are in the same page and in pages stored before.
+    explorer = await openExplorerService({ nodeUrl: node.url, pollIntervalMs: 50, pageSize: 200 });
+    await explorer.ingester.waitUntilCaughtUp(150_000);
+  });
+  after(async () => {
+    await explorer?.close();
+    await node?.close();
+  });
+
+  it("writes one complete document per transaction, equal to the database's record of its rows", async () => {
+    const [row] = await explorer.database.query(
+      `SELECT count(*)::int AS documents, count(*) FILTER (WHERE d.complete)::int AS complete,
+              count(*) FILTER (WHERE ${withoutRedeemers("d.doc")} <> ${withoutRedeemers("explorer_transaction_json(d.id)::text")})::int AS different,
+              (SELECT count(*)::int FROM transactions) AS transactions
+         FROM transaction_documents d`,
+    );
+    expect(row!.transactions).to.be.greaterThan(1200);
+    expect(row).to.deep.equal({ documents: row!.transactions, complete: row!.transactions, different: 0, transactions: row!.transactions });
+  });
+
+  it("shows each spent output redeemed by the transaction spending it", async () => {
+    const rows = await explorer.database.query("SELECT doc FROM transaction_documents");
+    let inputs = 0;
+    for (const { doc } of rows) {
+      const record = JSON.parse(String(doc)) as { id: string; inputs: { output: { redeemingTransactionID: string } }[] };
+      for (const input of record.inputs) {
+        expect(input.output.redeemingTransactionID).to.equal(record.id);
+        inputs++;
+      }
+    }
+    expect(inputs).to.be.at.least(1200);
+  });
+
+  it("keeps the per-minute aggregates the rows sum to", async () => {
+    const differences = async (kept: string, summed: string) => {
+      const [row] = await explorer.database.query(`SELECT (SELECT count(*) FROM (${kept}) k)::int AS kept,
+          (SELECT count(*) FROM ((${kept}) EXCEPT (${summed})) a)::int + (SELECT count(*) FROM ((${summed}) EXCEPT (${kept})) b)::int AS different`);
+      return row;
+    };
+    const outputs = await differences(
+      "SELECT minute, chain_id, asset_id, volume, outputs, transactions, owners FROM explorer_minute_outputs",
+      `WITH sums AS (SELECT o.accepted_at - o.accepted_at % 60000 AS minute, o.created_on_chain_id AS chain_id, o.asset_id, sum(o.amount) AS volume,
+                            count(*) AS outputs, count(DISTINCT o.transaction_id) AS transactions FROM outputs o GROUP BY 1, 2, 3),
+            owners AS (SELECT o.accepted_at - o.accepted_at % 60000 AS minute, o.created_on_chain_id AS chain_id, o.asset_id, count(DISTINCT oa.address) AS owners
+                         FROM output_addresses oa JOIN outputs o ON o.id = oa.output_id GROUP BY 1, 2, 3)
+       SELECT s.minute, s.chain_id, s.asset_id, s.volume, s.outputs, s.transactions, coalesce(w.owners, 0) FROM sums s LEFT JOIN owners w USING (minute, chain_id, asset_id)`,
+    );
+    const transactions = await differences(
+      "SELECT minute, chain_id, transactions, txfee FROM explorer_minute_transactions",
+      "SELECT t.accepted_at - t.accepted_at % 60000, t.chain_id, count(*), sum(t.tx_fee) FROM transactions t GROUP BY 1, 2",
+    );
+    const owners = await differences(
+      "SELECT minute, chain_id, asset_id, address FROM explorer_minute_owners",
+      "SELECT DISTINCT o.accepted_at - o.accepted_at % 60000, o.created_on_chain_id, o.asset_id, oa.address FROM output_addresses oa JOIN outputs o ON o.id = oa.output_id",
+    );
+    // 1,200 containers 100 ms apart: two minutes and more.
+    expect(outputs!.kept).to.be.greaterThan(2);
+    expect(transactions!.kept).to.be.greaterThan(2);
+    expect(owners!.kept).to.be.greaterThan(100);
+    expect([outputs!.different, transactions!.different, owners!.different]).to.deep.equal([0, 0, 0]);
+  });
+
+  it("writes a page's documents and aggregates in the page's SQL transaction, the documents before its commit", async () => {
+    const fresh = await openExplorerService({ nodeUrl: node.url, autoStart: false });
+    try {
+      const decoder = new PageDecoder(fresh.context, fresh.node, fresh.database);
+      const decoded = await decoder.decode("X-tx", await fresh.node.index("X-tx").getContainerRange(0n, 100));
+      const ids = [...decoded.containers.flatMap((c) => c.transactions), ...decoded.extra].map((t) => t.id);
+      const beforeCommit = await fresh.database.transaction(async (q) => {
+        await storeBatch(q, "X-tx", decoded.containers, decoded.extra);
+        // The minute triggers stood aside: the aggregates checked above are the ingester's.
+        expect((await q.query("SELECT current_setting('explorer.ingester_aggregates', true) AS taken"))[0]!.taken).to.equal("on");
+        return (await q.query("SELECT count(*)::int AS n FROM transaction_documents WHERE id = ANY($1::text[])", [`{${ids.join(",")}}`]))[0]!.n;
+      });
+      expect(ids.length).to.equal(100);
+      expect(beforeCommit).to.equal(ids.length);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
