@@ -10,7 +10,8 @@
  * an interval size, the same per calendar interval (UTC), zeros included, from the first
  * interval with activity (or startTime, whichever is later) to endTime. The
  * window's whole minutes are read from the per-minute aggregates kept at ingest, its partial
- * first and last minutes from the rows.
+ * first and last minutes from the rows (or from the kept row when none of the minute's rows lies
+ * outside the window, as for a window ending at the newest row).
  */
 import type { SqlQueries, SqlRow } from "../../sql/database";
 import type { ExplorerContext } from "../context";
@@ -78,23 +79,47 @@ function startsOf(window: TimeWindow, activeBuckets: string[], size: IntervalSiz
   return intervalStarts(Math.max(window.startTime, firstActive), window.endTime, size);
 }
 
-/** Whole minutes of the window, [from, to), and its partial first and last minutes, read from the rows. */
+/** The tables whose rows the per-minute aggregates keep: outputs (volume, outputs, owners, an asset's transactions) and transactions (counts, fees). */
+type MinuteSource = "outputs" | "transactions";
+
+/** Whole minutes of the window from the kept aggregates; the pieces of its partial minutes from the rows, or from the kept row when that is the same. */
 interface MinuteSplit {
-  /** The SQL of a minute-table row being in the window's whole minutes. */
-  wholeMinutes(column: string): string;
-  /** The SQL of a row's time being in the window's partial minutes. */
-  partialMinutes(column: string): string;
+  /** The SQL of a minute-table row (kept from `source`) being in the window's whole minutes. */
+  wholeMinutes(column: string, source: MinuteSource): string;
+  /** The rows of the partial minutes' pieces: `select(condition)` per piece, joined by UNION ALL. */
+  partialRows(select: (condition: string) => string, column: string, source: MinuteSource): string;
 }
 
 const MINUTE_MS = 60_000;
 
+/**
+ * The window's minutes: [from, to) whole, and up to two partial ones. A partial minute none of
+ * whose rows lies outside the window's piece of it (a window ending at the newest row, or
+ * starting at its minute's first) holds the same rows as its kept aggregate, so that one row
+ * answers it instead of its rows. Which it is, is asked in the same statement (two index probes
+ * per piece and source table, evaluated once), so one snapshot answers both; each piece's rows are
+ * a branch of their own, so the probe's answer gates the branch's scan as a whole.
+ */
 function splitWindow(params: SqlParams, window: TimeWindow): MinuteSplit {
   const from = Math.ceil(window.startTime / MINUTE_MS) * MINUTE_MS;
   const to = Math.max(from, Math.floor((window.endTime + 1) / MINUTE_MS) * MINUTE_MS);
-  const [start, end, fromParam, toParam] = [params.bind(window.startTime), params.bind(window.endTime), params.bind(from), params.bind(to)];
+  // The partial minutes' pieces of the window, [first, last] inside minute `minute`.
+  const pieces: { minute: number; first: number; last: number }[] = [];
+  if (window.startTime < from) pieces.push({ minute: from - MINUTE_MS, first: window.startTime, last: Math.min(from - 1, window.endTime) });
+  if (to <= window.endTime) pieces.push({ minute: to, first: to, last: window.endTime });
+  // Values are bound where the SQL uses them: a parameter no statement refers to has no type.
+  const keptWhole = (source: MinuteSource, piece: (typeof pieces)[number]) =>
+    `(NOT EXISTS (SELECT 1 FROM ${source} WHERE accepted_at >= ${params.bind(piece.minute)} AND accepted_at < ${params.bind(piece.first)})
+      AND NOT EXISTS (SELECT 1 FROM ${source} WHERE accepted_at > ${params.bind(piece.last)} AND accepted_at < ${params.bind(piece.minute + MINUTE_MS)}))`;
   return {
-    wholeMinutes: (column) => `${column} >= ${fromParam} AND ${column} < ${toParam}`,
-    partialMinutes: (column) => `((${column} >= ${start} AND ${column} < ${fromParam} AND ${column} <= ${end}) OR (${column} >= ${toParam} AND ${column} <= ${end}))`,
+    wholeMinutes: (column, source) => {
+      const kept = pieces.map((piece) => ` OR (${column} = ${params.bind(piece.minute)} AND ${keptWhole(source, piece)})`);
+      return `((${column} >= ${params.bind(from)} AND ${column} < ${params.bind(to)})${kept.join("")})`;
+    },
+    partialRows: (select, column, source) => {
+      const branches = pieces.map((piece) => select(`${column} >= ${params.bind(piece.first)} AND ${column} <= ${params.bind(piece.last)} AND NOT ${keptWhole(source, piece)}`));
+      return branches.length === 0 ? select("false") : branches.join(" UNION ALL ");
+    },
   };
 }
 
@@ -124,21 +149,24 @@ async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: Aggreg
   const transactions =
     asset === undefined
       ? `UNION ALL SELECT ${bucket("m.minute")}, NULL, 0, 0, 0, m.transactions FROM explorer_minute_transactions m
-           WHERE ${minutes.wholeMinutes("m.minute")}${chains === undefined ? "" : ` AND m.chain_id = ANY(${chains})`}
-         UNION ALL SELECT ${bucket("t.accepted_at")}, NULL, 0, 0, 0, 1 FROM transactions t
-           WHERE ${minutes.partialMinutes("t.accepted_at")}${chains === undefined ? "" : ` AND t.chain_id = ANY(${chains})`}`
+           WHERE ${minutes.wholeMinutes("m.minute", "transactions")}${chains === undefined ? "" : ` AND m.chain_id = ANY(${chains})`}
+         UNION ALL ${minutes.partialRows((condition) => `SELECT ${bucket("t.accepted_at")}, NULL, 0, 0, 0, 1 FROM transactions t
+           WHERE ${condition}${chains === undefined ? "" : ` AND t.chain_id = ANY(${chains})`}`, "t.accepted_at", "transactions")}`
       : `UNION ALL SELECT bucket, NULL, 0, 0, 0, 1 FROM (SELECT DISTINCT bucket, transaction_id FROM partial) d`;
   // Per interval and over the window (its row has grouping(bucket) = 1), or over the window only.
   const [grouping, windowColumns] = p.intervalSize === undefined ? ["()", "1 AS whole_window, '0'"] : ["GROUPING SETS ((bucket), ())", "grouping(bucket) AS whole_window, bucket::text"];
   const rows = await db.query(
-    `WITH partial AS (
-       SELECT ${bucket("o.accepted_at")} AS bucket, o.id, o.transaction_id, o.asset_id, o.amount,
+    `WITH partial AS (${minutes.partialRows(
+      (condition) => `SELECT ${bucket("o.accepted_at")} AS bucket, o.id, o.transaction_id, o.asset_id, o.amount,
          o.accepted_at - o.accepted_at % ${MINUTE_MS} AS minute, o.created_on_chain_id AS chain_id FROM outputs o
-       WHERE ${minutes.partialMinutes("o.accepted_at")}${outputFilter("o.created_on_chain_id", "o.asset_id")}),
+       WHERE ${condition}${outputFilter("o.created_on_chain_id", "o.asset_id")}`,
+      "o.accepted_at",
+      "outputs",
+    )}),
      facts (bucket, asset_id, volume, outputs, owners, transactions) AS (
        SELECT ${bucket("m.minute")}, m.asset_id, CASE WHEN m.asset_id = ${volumeAsset} THEN m.volume ELSE 0 END, m.outputs, m.owners,
               ${asset === undefined ? "0::bigint" : "m.transactions"}
-         FROM explorer_minute_outputs m WHERE ${minutes.wholeMinutes("m.minute")}${outputFilter("m.chain_id", "m.asset_id")}
+         FROM explorer_minute_outputs m WHERE ${minutes.wholeMinutes("m.minute", "outputs")}${outputFilter("m.chain_id", "m.asset_id")}
        UNION ALL SELECT bucket, asset_id, CASE WHEN asset_id = ${volumeAsset} THEN amount ELSE 0 END, 1, 0, 0 FROM partial
        -- the partial minutes' owners, once per minute, chain and asset, by their outputs' keys (never by scanning the owners)
        UNION ALL SELECT bucket, NULL, 0, 0, 1, 0 FROM (SELECT DISTINCT w.bucket, w.minute, w.chain_id, w.asset_id, oa.address
@@ -180,8 +208,8 @@ export function readTxfeeAggregates(db: SqlQueries, p: TxfeeAggregatesParams): P
     // Whole minutes from the per-minute fees kept at ingest, the partial ones from the rows.
     const rows = await db.query(
       `SELECT bucket::text AS bucket, sum(txfee)::text AS txfee FROM (
-         SELECT ${integerBucketSql(params, "minute", size)} AS bucket, txfee FROM explorer_minute_transactions WHERE ${minutes.wholeMinutes("minute")}${chains}
-         UNION ALL SELECT ${integerBucketSql(params, "accepted_at", size)}, tx_fee FROM transactions WHERE ${minutes.partialMinutes("accepted_at")}${chains}) x GROUP BY bucket`,
+         SELECT ${integerBucketSql(params, "minute", size)} AS bucket, txfee FROM explorer_minute_transactions WHERE ${minutes.wholeMinutes("minute", "transactions")}${chains}
+         UNION ALL ${minutes.partialRows((condition) => `SELECT ${integerBucketSql(params, "accepted_at", size)}, tx_fee FROM transactions WHERE ${condition}${chains}`, "accepted_at", "transactions")}) x GROUP BY bucket`,
       params.values,
     );
     return new Map(rows.map((r) => [text(r, "bucket"), text(r, "txfee")]));
