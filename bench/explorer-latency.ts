@@ -7,6 +7,22 @@ export interface LatencyMeasure {
   clients: number;
   medianMs: number;
   p95Ms: number;
+  /** The path's first request in this process, alone (the server's code and the data cold), when measured. */
+  firstMs?: number;
+}
+
+/**
+ * The time of one GET `url + path`, alone: taken for each path before any is timed under load,
+ * so that the p95s are those of a server that has answered each path once (an explorer runs for
+ * days) and the first answer is reported beside them, rather than folded into the p95 of the
+ * paths timed first (a fresh process answers its first requests of a path several times slower).
+ */
+export async function firstRequestMs(url: string, path: string): Promise<number> {
+  const t = performance.now();
+  const response = await fetch(`${url}${path}`);
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
+  return performance.now() - t;
 }
 
 /** Latency of GET `url + path` with `clients` concurrent clients, `requests` in all. */

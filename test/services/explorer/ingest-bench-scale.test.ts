@@ -14,6 +14,7 @@ describe("explorer bench at scale, at CI size: 300 generated containers from the
     for (const size of report.sizes) {
       expect(size.latency.length).to.equal(22); // the /v2 paths and pages of scalePaths
       expect(size.latency.every((l) => l.requests === 8 && l.p95Ms >= l.medianMs)).to.equal(true);
+      expect(size.latency.every((l) => l.firstMs !== undefined && l.firstMs > 0)).to.equal(true);
     }
     expect(report.plans.length).to.be.greaterThan(20);
     expect(formatScaleReport(report)).to.match(/^node: stand-in .*\ningest to 30 containers: 30 in .*\ningest to 300 containers: 270 in /);
