@@ -16,58 +16,30 @@
  * 500 transactions.
  */
 import { SharedMemory } from "../src/atomic/shared-memory";
-import { decodeCb58, decodePrivateKey } from "../src/encoding";
-import { LOCAL_NETWORK, LOCAL_TEST_KEY } from "../src/network/constants";
-import { durableStore, LevelBackend } from "../src/storage";
-import { compareTransferableOutputs, shortIdFromPrivateKey, signTx, TypeId, type TransferableOutput } from "../src/utxo/codec";
+import { LOCAL_NETWORK } from "../src/network/constants";
+import { type DurableStore, durableStore, LevelBackend } from "../src/storage";
 import { localGenesis } from "../src/xchain/genesis";
 import { ExchangeChain } from "../src/xchain/vm";
+import { EWOQ_GENESIS_UTXO, ewoqSend, type Spendable } from "../test/xchain/vm/helpers";
 
-const KEY = decodePrivateKey(LOCAL_TEST_KEY);
-const EWOQ = shortIdFromPrivateKey(KEY);
-const AVAX = decodeCb58(LOCAL_NETWORK.nativeAsset.id);
-const X_CHAIN = decodeCb58(LOCAL_NETWORK.xChainId);
-
-const out = (amount: bigint, owner: Uint8Array): TransferableOutput => ({
-  assetId: AVAX,
-  output: { typeId: TypeId.Secp256k1TransferOutput, amount, locktime: 0n, threshold: 1, addresses: [owner] },
-});
+const openChain = (store: DurableStore): Promise<ExchangeChain> =>
+  ExchangeChain.open({ network: LOCAL_NETWORK, sharedMemory: new SharedMemory(), genesis: localGenesis(LOCAL_NETWORK), clock: () => 1_700_000_000n, store: store.namespace("x/") });
 
 async function open(dir: string): Promise<{ chain: ExchangeChain; close: () => Promise<void> }> {
   const backend = await LevelBackend.open(dir);
-  const store = durableStore(backend);
-  const chain = await ExchangeChain.open({
-    network: LOCAL_NETWORK,
-    sharedMemory: new SharedMemory(),
-    genesis: localGenesis(LOCAL_NETWORK),
-    clock: () => 1_700_000_000n,
-    store: store.namespace("x/"),
-  });
-  return { chain, close: () => backend.close() };
+  return { chain: await openChain(durableStore(backend)), close: () => backend.close() };
 }
 
 async function build(dir: string, count: number, flat: boolean): Promise<void> {
   const backend = await LevelBackend.open(dir);
   const store = durableStore(backend);
-  const chain = await ExchangeChain.open({ network: LOCAL_NETWORK, sharedMemory: new SharedMemory(), genesis: localGenesis(LOCAL_NETWORK), clock: () => 1_700_000_000n, store: store.namespace("x/") });
+  const chain = await openChain(store);
   const recipients = Array.from({ length: 16 }, (_, i) => new Uint8Array(20).fill(i + 1));
-  let spend = { txId: AVAX, outputIndex: 1, amount: 300_000_000n * 10n ** 9n };
+  let spend: Spendable = EWOQ_GENESIS_UTXO;
   for (let i = 0; i < count; i++) {
-    const change = spend.amount - (flat ? 0n : 1n) - LOCAL_NETWORK.txFee;
-    const outputs = (flat ? [out(change, EWOQ)] : [out(1n, recipients[i % 16]!), out(change, EWOQ)]).sort(compareTransferableOutputs);
-    const { bytes, txId } = signTx(
-      {
-        typeId: TypeId.BaseTx,
-        networkId: LOCAL_NETWORK.networkId,
-        blockchainId: X_CHAIN,
-        outputs,
-        inputs: [{ txId: spend.txId, outputIndex: spend.outputIndex, assetId: AVAX, input: { typeId: TypeId.Secp256k1TransferInput, amount: spend.amount, signatureIndices: [0] } }],
-        memo: new Uint8Array(0),
-      },
-      [[KEY]],
-    );
-    chain.issueTx(bytes);
-    spend = { txId, outputIndex: outputs.findIndex((o) => (o.output as { amount: bigint }).amount === change), amount: change };
+    const sent = ewoqSend(spend, flat ? undefined : recipients[i % 16]!);
+    chain.issueTx(sent.bytes);
+    spend = sent.change;
     if (i % 500 === 499) await store.commit();
   }
   await store.commit();

@@ -6,10 +6,9 @@ import { SharedMemory } from "../../src/atomic/shared-memory";
 import { decodeCb58 as decodeId, encodeCb58 } from "../../src/encoding";
 import { LOCAL_NETWORK } from "../../src/network/constants";
 import { type DurableStore, durableStore, LevelBackend, type StoreBackend } from "../../src/storage";
-import { compareTransferableOutputs, signTx, type TransferableOutput, TypeId } from "../../src/utxo/codec";
 import { localGenesis } from "../../src/xchain/genesis";
 import { ExchangeChain } from "../../src/xchain/vm";
-import { AVAX, EWOQ, EWOQ_GENESIS_UTXO, EWOQ_KEY, FEE, X_CHAIN } from "./vm/helpers";
+import { AVAX, EWOQ, EWOQ_GENESIS_UTXO, ewoqSend, type Spendable } from "./vm/helpers";
 
 /**
  * What opening an exchange chain kept in a store reads of its transactions: the genesis and
@@ -49,37 +48,11 @@ class CountingBackend implements StoreBackend {
   }
 }
 
-const out = (amount: bigint, owner: Uint8Array): TransferableOutput => ({
-  assetId: AVAX,
-  output: { typeId: TypeId.Secp256k1TransferOutput, amount, locktime: 0n, threshold: 1, addresses: [owner] },
-});
-
 const open = (store: DurableStore, txCacheSize?: number): Promise<ExchangeChain> =>
   ExchangeChain.open({ network: LOCAL_NETWORK, sharedMemory: new SharedMemory(), genesis: localGenesis(LOCAL_NETWORK), clock: () => 1_700_000_000n, store: store.namespace("x/"), txCacheSize });
 
-interface Spendable {
-  txId: Uint8Array;
-  outputIndex: number;
-  amount: bigint;
-}
-
 /** A send of 1 nAVAX to address `n` (20 bytes of n) spending `spend`, the change back to ewoq. */
-function send(spend: Spendable, n: number): { bytes: Uint8Array; change: Spendable } {
-  const change = spend.amount - 1n - FEE;
-  const outputs = [out(1n, new Uint8Array(20).fill(n)), out(change, EWOQ)].sort(compareTransferableOutputs);
-  const { bytes, txId } = signTx(
-    {
-      typeId: TypeId.BaseTx,
-      networkId: LOCAL_NETWORK.networkId,
-      blockchainId: X_CHAIN,
-      outputs,
-      inputs: [{ txId: spend.txId, outputIndex: spend.outputIndex, assetId: AVAX, input: { typeId: TypeId.Secp256k1TransferInput, amount: spend.amount, signatureIndices: [0] } }],
-      memo: new Uint8Array(0),
-    },
-    [[EWOQ_KEY]],
-  );
-  return { bytes, change: { txId, outputIndex: outputs.findIndex((o) => (o.output as { amount: bigint }).amount === change), amount: change } };
-}
+const send = (spend: Spendable, n: number) => ewoqSend(spend, new Uint8Array(20).fill(n));
 
 /** Ewoq's one UTXO (the last change). */
 function ewoqChange(chain: ExchangeChain): Spendable {

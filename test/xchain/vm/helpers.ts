@@ -141,6 +141,28 @@ export function externalSend(to: Uint8Array, amount: bigint, overrides: Partial<
   };
 }
 
+/** A UTXO of ewoq's to spend next. */
+export interface Spendable {
+  txId: Uint8Array;
+  outputIndex: number;
+  amount: bigint;
+}
+
+/**
+ * Ewoq's BaseTx spending `spend`: 1 nAVAX to `recipient` (without one, only the change), the
+ * change back to ewoq, the fee burnt; signed, with the change as the next UTXO to spend.
+ */
+export function ewoqSend(spend: Spendable, recipient?: Uint8Array): { bytes: Uint8Array; txId: Uint8Array; change: Spendable } {
+  const change = spend.amount - (recipient === undefined ? 0n : 1n) - FEE;
+  const outputs = [...(recipient === undefined ? [] : [transferOut(AVAX, 1n, [recipient])]), transferOut(AVAX, change, [EWOQ])].sort(compareTransferableOutputs);
+  const { bytes, txId } = signed(
+    { typeId: TypeId.BaseTx, networkId: LOCAL_NETWORK.networkId, blockchainId: X_CHAIN, outputs, inputs: [transferIn(spend, AVAX, spend.amount)], memo: new Uint8Array(0) },
+    [[EWOQ_KEY]],
+  );
+  const outputIndex = outputs.findIndex((o) => (o.output as { amount: bigint }).amount === change);
+  return { bytes, txId, change: { txId, outputIndex, amount: change } };
+}
+
 /** Sign with one key list per credential. */
 export function signed(tx: UnsignedTx, keys: Uint8Array[][]): { bytes: Uint8Array; txId: Uint8Array } {
   const { bytes, txId } = signTx(tx, keys);
