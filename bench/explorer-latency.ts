@@ -14,8 +14,8 @@ export interface LatencyMeasure {
 /**
  * The time of one GET `url + path`, alone: taken for each path before any is timed under load,
  * so that the p95s are those of a server that has answered each path once (an explorer runs for
- * days) and the first answer is reported beside them, rather than folded into the p95 of the
- * paths timed first (a fresh process answers its first requests of a path several times slower).
+ * days), and the first answer, the cold one, is reported beside them rather than folded into
+ * the p95 of whichever paths are timed first.
  */
 export async function firstRequestMs(url: string, path: string): Promise<number> {
   const t = performance.now();
