@@ -20,6 +20,7 @@ import { CONSOLE_LOG_ADDRESS_HEX } from "./console-log";
 import { ExecutionBudget } from "./execution-budget";
 import { ExecutedInstructions, type FailureTrace, FailedFrameRecorder, rememberFailureTrace } from "./failure-trace";
 import { recordInstructions } from "./instruction-recorder";
+import { create2ContractAddress, createdContractAddress } from "./contract-address";
 
 /** Gas charged up front by nativeAssetBalance (reference node). */
 export const NATIVE_ASSET_BALANCE_GAS = 2474n;
@@ -121,6 +122,16 @@ export class NativeEVM extends EVM {
       this.consoleSink = consoleSink;
       this.replaying = false;
     }
+  }
+
+  /**
+   * The new contract's address, as the base class computes it (its sender's nonce was already
+   * raised, so the creation used the one before), through the engine's Keccak.
+   */
+  protected override async _generateAddress(message: Message): Promise<Address> {
+    if (message.salt !== undefined) return create2ContractAddress(message.caller.bytes, message.salt, message.code as Uint8Array);
+    const account = await this.stateManager.getAccount(message.caller);
+    return createdContractAddress(message.caller.bytes, (account?.nonce ?? 0n) - 1n);
   }
 
   protected override async runInterpreter(message: Message, opts?: Parameters<EVM["runInterpreter"]>[1]): Promise<ExecResult> {

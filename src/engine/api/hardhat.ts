@@ -4,7 +4,6 @@
  * as Hardhat's own network answers them.
  */
 import { bytesToHex } from "@ethereumjs/util";
-import { keccak_256 } from "@noble/hashes/sha3.js";
 import { RpcApi, type PositionalMethod, type RpcApiOptions } from "../../rpc/api";
 import { invalidParams } from "../../rpc/errors";
 import type { Engine } from "../engine";
@@ -168,7 +167,7 @@ const instanceIds = new WeakMap<Engine, string>();
 export function instanceId(engine: Engine): string {
   let id = instanceIds.get(engine);
   if (id === undefined) {
-    id = bytesToHex(keccak_256(new TextEncoder().encode(`${Date.now()}-${Math.random()}`)));
+    id = bytesToHex(crypto.getRandomValues(new Uint8Array(32)));
     instanceIds.set(engine, id);
   }
   return id;

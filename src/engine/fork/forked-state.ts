@@ -11,8 +11,7 @@
  */
 import { CODEHASH_PREFIX } from "@ethereumjs/statemanager";
 import { RLP } from "@ethereumjs/rlp";
-import { Account, bytesToHex, concatBytes, equalsBytes, KECCAK256_NULL, KECCAK256_RLP, unpadBytes, type Address } from "@ethereumjs/util";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { Account, bytesToHex, concatBytes, equalsBytes, hexToBytes, KECCAK256_NULL, KECCAK256_RLP, unpadBytes, type Address } from "@ethereumjs/util";
 import { keccak256 } from "../keccak";
 import { balanceKey, type BalanceKey } from "../multicoin";
 import { NativeStateManager, type NativeStateManagerOpts } from "../state-manager";
@@ -22,9 +21,11 @@ import type { ForkSource } from "./fork-source";
 const REMOTE_STORAGE_MARKER = new TextEncoder().encode("nativekit:remote-storage");
 /** An explicit zero in a storage trie (RLP of empty bytes): the slot was cleared here. */
 const CLEARED_SLOT = RLP.encode(new Uint8Array(0));
-/** The code hash of a tombstone account: no code hashes to it. */
-// (noble at load time: the engine's faster keccak is loaded asynchronously later.)
-const TOMBSTONE_CODE_HASH = keccak_256(new TextEncoder().encode("nativekit:deleted-account"));
+/**
+ * The code hash of a tombstone account: no code hashes to it. It is keccak256 of the text
+ * "nativekit:deleted-account", written out so loading the engine hashes nothing (a test checks it).
+ */
+export const TOMBSTONE_CODE_HASH = hexToBytes("0xa712bef94445d8af20ad1042ed9c1421aef9f6c8d32ec84176f6f044168b10db");
 const TOMBSTONE = new Account(0n, 0n, KECCAK256_RLP, TOMBSTONE_CODE_HASH);
 
 export interface ForkedStateManagerOpts extends NativeStateManagerOpts {
