@@ -1,4 +1,4 @@
-import { solcjsCompilerPath, solcjsVersion } from "./solc-bundle";
+import { solcjsCompilerPath, solcjsLongVersion, solcjsVersion } from "./solc-bundle";
 import { subtask } from "hardhat/config";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
 
@@ -23,6 +23,5 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async (args: { solcVersion: string
     }
   }
   const compilerPath = solcjsCompilerPath();
-  const solc = require("solc") as { version(): string };
-  return { compilerPath, isSolcJs: true, version: bundled, longVersion: solc.version() };
+  return { compilerPath, isSolcJs: true, version: bundled, longVersion: solcjsLongVersion() };
 });

@@ -26,6 +26,10 @@ export function createHardhat3Plugin(modules: Hardhat3Modules): Hardhat3Plugin {
         const { createHreHooks } = await import("./hre-hooks");
         return { default: async () => createHreHooks() };
       },
+      solidity: async () => {
+        const hooks = await import("./solidity-hooks");
+        return { default: hooks.default };
+      },
     },
     tasks: nativekitTasks(modules),
   };

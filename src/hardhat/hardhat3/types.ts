@@ -25,6 +25,15 @@ export interface Hardhat3CompilerConfig {
   path?: string;
 }
 
+/** A compiler as Hardhat 3's build system uses it (hardhat/types/solidity `Compiler`). */
+export interface Hardhat3Compiler {
+  readonly version: string;
+  readonly longVersion: string;
+  readonly compilerPath: string;
+  readonly isSolcJs: boolean;
+  compile(input: unknown): Promise<unknown>;
+}
+
 export interface Hardhat3ResolvedConfig {
   paths: { root: string; cache: string; artifacts?: string };
   solidity?: {
@@ -101,6 +110,10 @@ export interface ConfigHooks {
   ): Promise<Hardhat3ResolvedConfig>;
 }
 
+export interface SolidityHooks {
+  getCompiler(context: HookContext, config: Hardhat3CompilerConfig, next: (context: HookContext, config: Hardhat3CompilerConfig) => Promise<Hardhat3Compiler>): Promise<Hardhat3Compiler>;
+}
+
 export interface NetworkHooks {
   newConnection(context: HookContext, next: (context: HookContext) => Promise<NetworkConnection>): Promise<NetworkConnection>;
   onRequest(
@@ -160,6 +173,7 @@ export interface Hardhat3Plugin {
     config: () => Promise<{ default: () => Promise<Partial<ConfigHooks>> }>;
     network: () => Promise<{ default: () => Promise<Partial<NetworkHooks>> }>;
     hre: () => Promise<{ default: () => Promise<Partial<HardhatRuntimeEnvironmentHooks>> }>;
+    solidity: () => Promise<{ default: () => Promise<Partial<SolidityHooks>> }>;
   };
   tasks: unknown[];
 }
