@@ -82,44 +82,95 @@ function startsOf(window: TimeWindow, activeBuckets: string[], size: IntervalSiz
 /** The tables whose rows the per-minute aggregates keep: outputs (volume, outputs, owners, an asset's transactions) and transactions (counts, fees). */
 type MinuteSource = "outputs" | "transactions";
 
-/** Whole minutes of the window from the kept aggregates; the pieces of its partial minutes from the rows, or from the kept row when that is the same. */
+/** The SQL of one row set of a partial minute: its condition on the rows, whether they add or take away, and the bounds of the piece they belong to. */
+interface PartialRows {
+  condition: string;
+  /** `1`: rows of the piece itself; `-1`: rows of the piece's minute outside it, taken from its kept row. */
+  sign: "1" | "-1";
+  /** The piece's first and last Unix ms (bound), to ask whether an owner also owns outputs inside it. */
+  pieceFirst: string;
+  pieceLast: string;
+}
+
+/** Whole minutes of the window from the kept aggregates; its partial minutes from their rows, or from their kept rows less the rows outside the window. */
 interface MinuteSplit {
-  /** The SQL of a minute-table row (kept from `source`) being in the window's whole minutes. */
+  /** The SQL of a minute-table row (kept from `source`) being in the window's whole minutes, or a partial minute read from its kept row. */
   wholeMinutes(column: string, source: MinuteSource): string;
-  /** The rows of the partial minutes' pieces: `select(condition)` per piece, joined by UNION ALL. */
-  partialRows(select: (condition: string) => string, column: string, source: MinuteSource): string;
+  /** The partial minutes' row sets: `select(rows)` per set, joined by UNION ALL. */
+  partialRows(select: (rows: PartialRows) => string, column: string, source: MinuteSource): string;
+  /** The SQL of a minute being one read from its kept row less the rows outside the window; undefined when none is. */
+  complemented(column: string): string | undefined;
 }
 
 const MINUTE_MS = 60_000;
 
+/** A partial minute: the window holds [first, last] of minute `minute`. */
+interface Piece {
+  minute: number;
+  first: number;
+  last: number;
+}
+
 /**
- * The window's minutes: [from, to) whole, and up to two partial ones. A partial minute none of
- * whose rows lies outside the window's piece of it (a window ending at the newest row, or
- * starting at its minute's first) holds the same rows as its kept aggregate, so that one row
- * answers it instead of its rows. Which it is, is asked in the same statement (two index probes
- * per piece and source table, evaluated once), so one snapshot answers both; each piece's rows are
- * a branch of their own, so the probe's answer gates the branch's scan as a whole.
+ * The window's minutes: [from, to) whole, and up to two partial ones. A partial minute is read
+ * whichever way costs less:
+ * - a piece longer than three quarters of its minute is the minute's kept row less the rows of
+ *   the minute outside the window (whose sums, counts and fees are subtracted; an owner is
+ *   subtracted when it owns none of the piece's outputs of that chain and asset, asked of its own
+ *   history by time, `address_transactions`), so a window cut a second into a minute reads a
+ *   second of rows. A row outside costs about three inside (that question), hence the quarter;
+ * - a shorter one is read from its rows, or from its kept row when none of the minute's rows lies
+ *   outside the piece (a window ending at the newest row): which it is, is asked in the same
+ *   statement (two index probes per piece and source table, evaluated once), so one snapshot
+ *   answers both, and each piece's rows are a branch of their own, so the probe's answer gates the
+ *   branch's scan as a whole.
  */
 function splitWindow(params: SqlParams, window: TimeWindow): MinuteSplit {
   const from = Math.ceil(window.startTime / MINUTE_MS) * MINUTE_MS;
   const to = Math.max(from, Math.floor((window.endTime + 1) / MINUTE_MS) * MINUTE_MS);
-  // The partial minutes' pieces of the window, [first, last] inside minute `minute`.
-  const pieces: { minute: number; first: number; last: number }[] = [];
+  const pieces: Piece[] = [];
   if (window.startTime < from) pieces.push({ minute: from - MINUTE_MS, first: window.startTime, last: Math.min(from - 1, window.endTime) });
   if (to <= window.endTime) pieces.push({ minute: to, first: to, last: window.endTime });
+  const byComplement = (piece: Piece) => 4 * (piece.last - piece.first + 1) > 3 * MINUTE_MS;
+  const complemented = pieces.filter(byComplement);
+  const direct = pieces.filter((piece) => !byComplement(piece));
   // Values are bound where the SQL uses them: a parameter no statement refers to has no type.
-  const keptWhole = (source: MinuteSource, piece: (typeof pieces)[number]) =>
+  const keptWhole = (source: MinuteSource, piece: Piece) =>
     `(NOT EXISTS (SELECT 1 FROM ${source} WHERE accepted_at >= ${params.bind(piece.minute)} AND accepted_at < ${params.bind(piece.first)})
       AND NOT EXISTS (SELECT 1 FROM ${source} WHERE accepted_at > ${params.bind(piece.last)} AND accepted_at < ${params.bind(piece.minute + MINUTE_MS)}))`;
+  // The piece's bounds are bound only when the statement asks for them (getters).
+  const rowsOf = (condition: string, sign: PartialRows["sign"], piece?: Piece): PartialRows => ({
+    condition,
+    sign,
+    get pieceFirst() {
+      return piece === undefined ? "NULL::bigint" : `${params.bind(piece.first)}::bigint`;
+    },
+    get pieceLast() {
+      return piece === undefined ? "NULL::bigint" : `${params.bind(piece.last)}::bigint`;
+    },
+  });
   return {
     wholeMinutes: (column, source) => {
-      const kept = pieces.map((piece) => ` OR (${column} = ${params.bind(piece.minute)} AND ${keptWhole(source, piece)})`);
-      return `((${column} >= ${params.bind(from)} AND ${column} < ${params.bind(to)})${kept.join("")})`;
+      const minutes = [
+        ...complemented.map((piece) => ` OR ${column} = ${params.bind(piece.minute)}`),
+        ...direct.map((piece) => ` OR (${column} = ${params.bind(piece.minute)} AND ${keptWhole(source, piece)})`),
+      ];
+      return `((${column} >= ${params.bind(from)} AND ${column} < ${params.bind(to)})${minutes.join("")})`;
     },
     partialRows: (select, column, source) => {
-      const branches = pieces.map((piece) => select(`${column} >= ${params.bind(piece.first)} AND ${column} <= ${params.bind(piece.last)} AND NOT ${keptWhole(source, piece)}`));
-      return branches.length === 0 ? select("false") : branches.join(" UNION ALL ");
+      const sets: string[] = [];
+      for (const piece of pieces) {
+        if (!byComplement(piece)) {
+          const condition = `${column} >= ${params.bind(piece.first)} AND ${column} <= ${params.bind(piece.last)} AND NOT ${keptWhole(source, piece)}`;
+          sets.push(select(rowsOf(condition, "1", piece)));
+          continue;
+        }
+        if (piece.first > piece.minute) sets.push(select(rowsOf(`${column} >= ${params.bind(piece.minute)} AND ${column} < ${params.bind(piece.first)}`, "-1", piece)));
+        if (piece.last < piece.minute + MINUTE_MS - 1) sets.push(select(rowsOf(`${column} > ${params.bind(piece.last)} AND ${column} < ${params.bind(piece.minute + MINUTE_MS)}`, "-1", piece)));
+      }
+      return sets.length === 0 ? select(rowsOf("false", "1")) : sets.join(" UNION ALL ");
     },
+    complemented: (column) => (complemented.length === 0 ? undefined : `${column} = ANY(ARRAY[${complemented.map((piece) => `${params.bind(piece.minute)}::bigint`).join(", ")}])`),
   };
 }
 
@@ -132,9 +183,10 @@ interface WindowRows {
 /**
  * The volume, outputs, assets, owners and transactions of the window and of each interval, from
  * the per-minute aggregates kept at ingest (schema-reads.ts, schema-reads-scale.ts) for its whole
- * minutes and from the rows for its partial first and last minutes, so the work follows the
- * window's length, not the chain's. Every figure but the assets is a sum, so the rows of facts
- * are read once and grouped both per interval and over the window (grouping sets).
+ * minutes and from the rows for its partial first and last minutes (with their signs: see
+ * {@link splitWindow}), so the work follows the window's length, not the chain's. Every figure
+ * but the assets is a sum, so the rows of facts are read once and grouped both per interval and
+ * over the window (grouping sets).
  */
 async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: AggregatesParams): Promise<WindowRows> {
   const params = new SqlParams();
@@ -150,27 +202,52 @@ async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: Aggreg
     asset === undefined
       ? `UNION ALL SELECT ${bucket("m.minute")}, NULL, 0, 0, 0, m.transactions FROM explorer_minute_transactions m
            WHERE ${minutes.wholeMinutes("m.minute", "transactions")}${chains === undefined ? "" : ` AND m.chain_id = ANY(${chains})`}
-         UNION ALL ${minutes.partialRows((condition) => `SELECT ${bucket("t.accepted_at")}, NULL, 0, 0, 0, 1 FROM transactions t
-           WHERE ${condition}${chains === undefined ? "" : ` AND t.chain_id = ANY(${chains})`}`, "t.accepted_at", "transactions")}`
-      : `UNION ALL SELECT bucket, NULL, 0, 0, 0, 1 FROM (SELECT DISTINCT bucket, transaction_id FROM partial) d`;
+         UNION ALL ${minutes.partialRows((rows) => `SELECT ${bucket("t.accepted_at")}, NULL, 0, 0, 0, ${rows.sign} FROM transactions t
+           WHERE ${rows.condition}${chains === undefined ? "" : ` AND t.chain_id = ANY(${chains})`}`, "t.accepted_at", "transactions")}`
+      : `UNION ALL SELECT bucket, NULL, 0, 0, 0, sign FROM (SELECT DISTINCT bucket, transaction_id, sign FROM partial) d`;
+  // A minute read from its kept row less the rows outside the window holds an asset only if some of
+  // its outputs are inside; owners of outputs outside it are taken away unless they own some inside.
+  // (Only written when a minute is read so: the planning of a statement is much of its cost on PGlite.)
+  const complemented = minutes.complemented("m.minute");
+  const keptAsset =
+    complemented === undefined
+      ? "m.asset_id"
+      : `CASE WHEN ${complemented} AND m.outputs <= (SELECT count(*) FROM partial n
+          WHERE n.sign < 0 AND n.minute = m.minute AND n.chain_id = m.chain_id AND n.asset_id = m.asset_id) THEN NULL ELSE m.asset_id END`;
+  const ownersOutside =
+    complemented === undefined
+      ? ""
+      : `UNION ALL SELECT bucket, NULL, 0, 0, -1, 0 FROM (SELECT DISTINCT w.bucket, w.minute, w.chain_id, w.asset_id, oa.address
+         FROM partial w JOIN output_addresses oa ON oa.output_id = w.id WHERE w.sign < 0 AND oa.output_id = ANY(ARRAY(SELECT id FROM partial WHERE sign < 0))
+          AND NOT EXISTS (SELECT 1 FROM address_transactions at JOIN outputs io ON io.transaction_id = at.transaction_id
+                JOIN output_addresses ioa ON ioa.output_id = io.id AND ioa.address = at.address
+               WHERE at.address = oa.address AND at.accepted_at >= w.piece_first AND at.accepted_at <= w.piece_last
+                 AND io.accepted_at >= w.piece_first AND io.accepted_at <= w.piece_last AND io.asset_id = w.asset_id AND io.created_on_chain_id = w.chain_id)) d`;
   // Per interval and over the window (its row has grouping(bucket) = 1), or over the window only.
-  const [grouping, windowColumns] = p.intervalSize === undefined ? ["()", "1 AS whole_window, '0'"] : ["GROUPING SETS ((bucket), ())", "grouping(bucket) AS whole_window, bucket::text"];
+  // An interval counts as active when it holds outputs or transactions: one whose rows a minute's
+  // kept row and the rows outside the window cancel (all outside) is left out, as it has none.
+  const [grouping, windowColumns] =
+    p.intervalSize === undefined
+      ? ["()", "1 AS whole_window, '0'"]
+      : ["GROUPING SETS ((bucket), ()) HAVING grouping(bucket) = 1 OR sum(outputs) <> 0 OR sum(transactions) <> 0", "grouping(bucket) AS whole_window, bucket::text"];
   const rows = await db.query(
     `WITH partial AS (${minutes.partialRows(
-      (condition) => `SELECT ${bucket("o.accepted_at")} AS bucket, o.id, o.transaction_id, o.asset_id, o.amount,
-         o.accepted_at - o.accepted_at % ${MINUTE_MS} AS minute, o.created_on_chain_id AS chain_id FROM outputs o
-       WHERE ${condition}${outputFilter("o.created_on_chain_id", "o.asset_id")}`,
+      (rows) => `SELECT ${bucket("o.accepted_at")} AS bucket, o.id, o.transaction_id, o.asset_id, o.amount,
+         o.accepted_at - o.accepted_at % ${MINUTE_MS} AS minute, o.created_on_chain_id AS chain_id, ${rows.sign} AS sign
+         ${complemented === undefined ? "" : `, ${rows.pieceFirst} AS piece_first, ${rows.pieceLast} AS piece_last`} FROM outputs o
+       WHERE ${rows.condition}${outputFilter("o.created_on_chain_id", "o.asset_id")}`,
       "o.accepted_at",
       "outputs",
     )}),
      facts (bucket, asset_id, volume, outputs, owners, transactions) AS (
-       SELECT ${bucket("m.minute")}, m.asset_id, CASE WHEN m.asset_id = ${volumeAsset} THEN m.volume ELSE 0 END, m.outputs, m.owners,
+       SELECT ${bucket("m.minute")}, ${keptAsset}, CASE WHEN m.asset_id = ${volumeAsset} THEN m.volume ELSE 0 END, m.outputs, m.owners,
               ${asset === undefined ? "0::bigint" : "m.transactions"}
          FROM explorer_minute_outputs m WHERE ${minutes.wholeMinutes("m.minute", "outputs")}${outputFilter("m.chain_id", "m.asset_id")}
-       UNION ALL SELECT bucket, asset_id, CASE WHEN asset_id = ${volumeAsset} THEN amount ELSE 0 END, 1, 0, 0 FROM partial
+       UNION ALL SELECT bucket, CASE WHEN sign > 0 THEN asset_id END, sign * CASE WHEN asset_id = ${volumeAsset} THEN amount ELSE 0 END, sign, 0, 0 FROM partial
        -- the partial minutes' owners, once per minute, chain and asset, by their outputs' keys (never by scanning the owners)
        UNION ALL SELECT bucket, NULL, 0, 0, 1, 0 FROM (SELECT DISTINCT w.bucket, w.minute, w.chain_id, w.asset_id, oa.address
-         FROM partial w JOIN output_addresses oa ON oa.output_id = w.id WHERE oa.output_id = ANY(ARRAY(SELECT id FROM partial))) d
+         FROM partial w JOIN output_addresses oa ON oa.output_id = w.id WHERE w.sign > 0 AND oa.output_id = ANY(ARRAY(SELECT id FROM partial WHERE sign > 0))) d
+       ${ownersOutside}
        ${transactions})
      SELECT ${windowColumns} AS bucket, coalesce(sum(volume), 0)::text AS volume, sum(outputs) AS outputs,
        count(DISTINCT asset_id) AS assets, sum(owners) AS addresses, sum(transactions) AS transactions
@@ -205,11 +282,13 @@ export function readTxfeeAggregates(db: SqlQueries, p: TxfeeAggregatesParams): P
     const params = new SqlParams();
     const minutes = splitWindow(params, p);
     const chains = p.chainIds.length > 0 ? ` AND chain_id = ANY(${params.bindList(p.chainIds)})` : "";
-    // Whole minutes from the per-minute fees kept at ingest, the partial ones from the rows.
+    // Whole minutes from the per-minute fees kept at ingest, the partial ones from the rows (or their
+    // kept rows less the rows outside); an interval without transactions is none of the answer's.
     const rows = await db.query(
       `SELECT bucket::text AS bucket, sum(txfee)::text AS txfee FROM (
-         SELECT ${integerBucketSql(params, "minute", size)} AS bucket, txfee FROM explorer_minute_transactions WHERE ${minutes.wholeMinutes("minute", "transactions")}${chains}
-         UNION ALL ${minutes.partialRows((condition) => `SELECT ${integerBucketSql(params, "accepted_at", size)}, tx_fee FROM transactions WHERE ${condition}${chains}`, "accepted_at", "transactions")}) x GROUP BY bucket`,
+         SELECT ${integerBucketSql(params, "minute", size)} AS bucket, txfee, transactions FROM explorer_minute_transactions WHERE ${minutes.wholeMinutes("minute", "transactions")}${chains}
+         UNION ALL ${minutes.partialRows((rows) => `SELECT ${integerBucketSql(params, "accepted_at", size)}, ${rows.sign} * tx_fee, ${rows.sign} FROM transactions WHERE ${rows.condition}${chains}`, "accepted_at", "transactions")}) x
+       GROUP BY bucket HAVING sum(transactions) <> 0`,
       params.values,
     );
     return new Map(rows.map((r) => [text(r, "bucket"), text(r, "txfee")]));

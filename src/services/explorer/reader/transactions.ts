@@ -52,12 +52,19 @@ function withRedeemers(doc: string, redeemers: readonly string[]): string {
   return parts.join("");
 }
 
-/** The documents' row as a JSON array text of the records, the created outputs' redeeming transactions as they stand. */
+/**
+ * The documents' row as a JSON array text of the records, the created outputs' redeeming
+ * transactions as they stand. A transaction none of whose outputs is redeemed has its document as
+ * written: an output's redeemer is set once and never cleared, so one written in a document is
+ * still set, and a page of such transactions (the newest, as a rule) is its documents joined.
+ */
 function recordsTextOf(row: SqlRow | undefined): string {
   if (row === undefined || row.docs === null) return "[]";
-  const redeemed = text(row, "redeemed").split(";");
+  const redeemedText = text(row, "redeemed");
+  if (!/[^,;]/.test(redeemedText)) return `[${text(row, "docs").replaceAll(DOCUMENT_SEPARATOR, ",")}]`;
+  const redeemed = redeemedText.split(";");
   const docs = text(row, "docs").split(DOCUMENT_SEPARATOR);
-  return `[${docs.map((doc, i) => withRedeemers(doc, (redeemed[i] ?? "").split(","))).join(",")}]`;
+  return `[${docs.map((doc, i) => (/[^,]/.test(redeemed[i] ?? "") ? withRedeemers(doc, redeemed[i]!.split(",")) : doc)).join(",")}]`;
 }
 
 async function recordsTextByIds(db: SqlQueries, ids: readonly string[]): Promise<string> {
