@@ -16,6 +16,7 @@
  */
 import type { SqlDatabase } from "../sql/database";
 import { migrate } from "../sql/migrations";
+import { INGESTER_TOTALS_MIGRATION } from "./schema-ingest-totals";
 import { INGESTER_WRITES_MIGRATION } from "./schema-ingest-writes";
 import { READS_MIGRATION } from "./schema-reads";
 import { READS_AT_SCALE_MIGRATION } from "./schema-reads-scale";
@@ -216,6 +217,7 @@ export const EXPLORER_MIGRATIONS: readonly string[] = [
   READS_MIGRATION,
   READS_AT_SCALE_MIGRATION,
   INGESTER_WRITES_MIGRATION,
+  INGESTER_TOTALS_MIGRATION,
 ];
 
 /** The tables whose size follows the chain's (all but the chains, the progress, the assets and their totals). */

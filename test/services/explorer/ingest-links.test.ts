@@ -3,6 +3,7 @@ import { storeTransactions } from "../../../src/services/explorer/ingest/store";
 import type { OutputRow, TransactionRow } from "../../../src/services/explorer/ingest/rows";
 import { migrateExplorer, type SqlDatabase } from "../../../src/services/explorer";
 import { openPgliteDatabase } from "../../../src/services/sql/pglite-database";
+import { totalsAndRecount } from "./totals-oracle";
 
 /**
  * Cross-chain order: the three indexes are read independently, so an import may be stored
@@ -26,6 +27,8 @@ describe("explorer ingest: outputs and the inputs spending them, stored in eithe
   before(async () => {
     db = await openPgliteDatabase(undefined);
     await migrateExplorer(db);
+    // The contract chain known, so the supply counts its exports (running-totals.ts).
+    await db.query("INSERT INTO chains (id, alias, vm, network_id) VALUES ($1, 'X', 'avm', 1), ($2, 'C', 'evm', 1)", [X, C]);
   });
   after(async () => db?.close());
 
@@ -55,5 +58,12 @@ describe("explorer ingest: outputs and the inputs spending them, stored in eithe
     );
     expect(counts).to.deep.equal({ txs: 2, owners: 1, touched: 3 });
     expect(await link(3)).to.deep.equal({ redeeming_transaction_id: "import3", at: 2000 });
+  });
+
+  it("keeps the running totals the rows recount to, whichever of an output and its spender was stored first", async () => {
+    const { kept, recounted } = await totalsAndRecount(db);
+    // The owner of the three exported outputs, on the exchange chain and over all chains; one asset.
+    expect(kept[0]).to.deep.equal([`local1someone  ${ASSET} 15 15 0 0 6`, `local1someone ${X} ${ASSET} 15 15 0 0 6`]);
+    expect(kept).to.deep.equal(recounted);
   });
 });

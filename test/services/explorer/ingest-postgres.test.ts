@@ -4,6 +4,7 @@ import { alive } from "../../helpers/processes";
 import { startPostgresServer, type PostgresServer } from "../../helpers/postgres-server";
 import { cTransfer, type FundedNode, newXAddress, startFundedNode, xSend } from "./helpers";
 import { expectIndexedAsTheNode } from "./ingest-checks";
+import { totalsAndRecount } from "./totals-oracle";
 
 describe("explorer ingest: a real PostgreSQL server, and one that goes away and comes back", function () {
   this.timeout(120_000);
@@ -32,6 +33,14 @@ describe("explorer ingest: a real PostgreSQL server, and one that goes away and 
     expect(await explorer.database.query("SELECT type FROM transactions WHERE id = $1", [txID])).to.deep.equal([{ type: "base" }]);
     expect(await explorer.database.query("SELECT value::text AS value FROM c_transactions WHERE hash = $1", [hash])).to.deep.equal([{ value: "7" }]);
     await expectIndexedAsTheNode(explorer, node);
+  });
+
+  it("keeps the running totals, their ledger and the supplies the rows recount to, through pg", async () => {
+    await xSend(node, await newXAddress(node), 1_500_000n);
+    await explorer.ingester.waitUntilCaughtUp(30_000);
+    const { kept, recounted } = await totalsAndRecount(explorer.database);
+    expect(kept[0]!.length).to.be.at.least(4);
+    expect(kept).to.deep.equal(recounted);
   });
 
   it("vacuums the tables it rewrites in place as containers are stored, and stores the same", async () => {

@@ -1,8 +1,11 @@
 import { expect } from "chai";
 import { generateStandInChain, startStandInNode, type StandInNode } from "../../../bench/explorer-stand-in";
-import { openExplorerService, type ExplorerService } from "../../../src/services/explorer";
+import { migrateExplorer, openExplorerService, type ExplorerService } from "../../../src/services/explorer";
 import { PageDecoder } from "../../../src/services/explorer/ingest/decode-page";
 import { storeBatch } from "../../../src/services/explorer/ingest/store";
+import type { SqlDatabase } from "../../../src/services/sql/database";
+import { openPgliteDatabase } from "../../../src/services/sql/pglite-database";
+import { copyAsAnotherWriter, keptLedger, keptSupplies, keptTotals, totalsAndRecount } from "./totals-oracle";
 
 /** Any created output's redeemer left out: those the reader takes as they stand, and they change as later pages spend them. */
 const WITHOUT_REDEEMERS = `regexp_replace(%s, '"redeemingTransactionID" : "[^"]*"', '', 'g')`;
@@ -12,9 +15,13 @@ const withoutRedeemers = (column: string) => WITHOUT_REDEEMERS.replace("%s", col
  * The documents the ingester writes itself (ingest/documents.ts) are the text the database's
  * `explorer_transaction_json` answers for the same rows, byte for byte: the reader passes them on
  * as they are. The per-minute aggregates it moves (ingest/minute-aggregates.ts) are those the
- * rows sum to, as migration 4 computed them from the rows.
+ * rows sum to, as migration 4 computed them from the rows. The running totals it moves
+ * (ingest/running-totals.ts: every address's received, sent, balance, UTXOs and transactions
+ * per chain and over all chains, the ledger of counted transactions, every asset's supply) equal
+ * a recount from the rows, and what the triggers of migrations 2 and 3 keep for the same rows
+ * written by another writer.
  */
-describe("explorer ingest: the documents and per-minute aggregates the ingester writes", function () {
+describe("explorer ingest: the documents, per-minute aggregates and running totals the ingester writes", function () {
   this.timeout(180_000);
   let node: StandInNode;
   let explorer: ExplorerService;
@@ -84,7 +91,7 @@ describe("explorer ingest: the documents and per-minute aggregates the ingester 
     expect([outputs!.different, transactions!.different, owners!.different]).to.deep.equal([0, 0, 0]);
   });
 
-  it("writes a page's documents and aggregates in the page's SQL transaction, the documents before its commit", async () => {
+  it("writes a page's documents, aggregates and totals in the page's SQL transaction, the documents before its commit", async () => {
     const fresh = await openExplorerService({ nodeUrl: node.url, autoStart: false });
     try {
       const decoder = new PageDecoder(fresh.context, fresh.node, fresh.database);
@@ -92,14 +99,49 @@ describe("explorer ingest: the documents and per-minute aggregates the ingester 
       const ids = [...decoded.containers.flatMap((c) => c.transactions), ...decoded.extra].map((t) => t.id);
       const beforeCommit = await fresh.database.transaction(async (q) => {
         await storeBatch(q, "X-tx", decoded.containers, decoded.extra);
-        // The minute triggers stood aside: the aggregates checked above are the ingester's.
-        expect((await q.query("SELECT current_setting('explorer.ingester_aggregates', true) AS taken"))[0]!.taken).to.equal("on");
+        // The minute and running-total triggers stood aside: the aggregates and totals checked above are the ingester's.
+        const [taken] = await q.query("SELECT current_setting('explorer.ingester_aggregates', true) AS aggregates, current_setting('explorer.ingester_totals', true) AS totals");
+        expect(taken).to.deep.equal({ aggregates: "on", totals: "on" });
         return (await q.query("SELECT count(*)::int AS n FROM transaction_documents WHERE id = ANY($1::text[])", [`{${ids.join(",")}}`]))[0]!.n;
       });
       expect(ids.length).to.equal(100);
       expect(beforeCommit).to.equal(ids.length);
+      const { kept, recounted } = await totalsAndRecount(fresh.database);
+      expect(kept[0]!.length).to.be.greaterThan(0);
+      expect(kept).to.deep.equal(recounted);
     } finally {
       await fresh.close();
+    }
+  });
+
+  it("keeps the totals, the ledger and the supplies the rows recount to", async () => {
+    const { kept, recounted } = await totalsAndRecount(explorer.database);
+    // 50 senders and a hot address, each on the chain and over all chains; 2,400 and more ledger rows.
+    expect(kept[0]!.length).to.be.at.least(100);
+    expect(kept[1]!.length).to.be.at.least(2400);
+    expect(kept[2]!.length).to.equal(1);
+    expect(kept).to.deep.equal(recounted);
+  });
+
+  it("records each transaction touching an address with its ingestion sequence, for the history's order", async () => {
+    const [row] = await explorer.database.query(
+      "SELECT count(*)::int AS touched, count(*) FILTER (WHERE at.sequence <> t.sequence)::int AS unordered FROM address_transactions at JOIN transactions t ON t.id = at.transaction_id",
+    );
+    expect(row!.touched).to.be.at.least(2400);
+    expect(row!.unordered).to.equal(0);
+  });
+
+  it("keeps what the triggers keep for the same rows written by another writer", async () => {
+    let other: SqlDatabase | undefined;
+    try {
+      other = await openPgliteDatabase(undefined);
+      await migrateExplorer(other);
+      await other.transaction((q) => copyAsAnotherWriter(explorer.database, q));
+      expect(await keptTotals(other)).to.deep.equal(await keptTotals(explorer.database));
+      expect(await keptLedger(other)).to.deep.equal(await keptLedger(explorer.database));
+      expect(await keptSupplies(other)).to.deep.equal(await keptSupplies(explorer.database));
+    } finally {
+      await other?.close();
     }
   });
 });

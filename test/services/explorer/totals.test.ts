@@ -7,54 +7,12 @@
 import { expect } from "chai";
 import { explainReads } from "../../../bench/explorer-plans";
 import { EXPLORER_MIGRATIONS, migrateExplorer } from "../../../src/services/explorer/schema";
-import type { SqlDatabase, SqlQueries } from "../../../src/services/sql/database";
+import type { SqlDatabase } from "../../../src/services/sql/database";
 import { migrate } from "../../../src/services/sql/migrations";
 import { openPgliteDatabase } from "../../../src/services/sql/pglite-database";
 import { pgliteKind, seededDatabase } from "./api-helpers";
 import { ALICE, FIXTURE_CONTEXT, FIXTURE_TRANSACTIONS, NATIVE, seedFixtureRows } from "./fixture-rows";
-
-/** The per-address sums as the reader computed them per request before the totals (the oracle). */
-async function summedFromOutputs(db: SqlQueries): Promise<string[]> {
-  const rows = await db.query(
-    `SELECT oa.address, scope.chain_id, o.asset_id,
-       coalesce(sum(o.amount) FILTER (WHERE tx.created), 0)::text AS received,
-       coalesce(sum(o.amount) FILTER (WHERE tx.created AND o.redeeming_transaction_id IS NOT NULL), 0)::text AS sent,
-       coalesce(sum(o.amount) FILTER (WHERE tx.created AND o.redeeming_transaction_id IS NULL), 0)::text AS balance,
-       (count(*) FILTER (WHERE tx.created AND o.redeeming_transaction_id IS NULL))::text AS utxos,
-       (count(DISTINCT tx.id))::text AS transactions
-     FROM output_addresses oa JOIN outputs o ON o.id = oa.output_id
-     CROSS JOIN LATERAL (VALUES (o.chain_id), ('')) AS scope(chain_id)
-     CROSS JOIN LATERAL (VALUES (true, o.transaction_id), (false, o.redeeming_transaction_id)) AS tx(created, id)
-     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-  );
-  return rows.map((r) => Object.values(r).join(" "));
-}
-
-async function keptTotals(db: SqlQueries): Promise<string[]> {
-  const rows = await db.query(
-    `SELECT address, chain_id, asset_id, received::text, sent::text, balance::text, utxos::text, transactions::text
-     FROM address_asset_totals ORDER BY 1, 2, 3`,
-  );
-  return rows.map((r) => Object.values(r).join(" "));
-}
-
-/** Each asset's supply as reader/assets.ts defined it before the totals. */
-async function suppliesFromOutputs(db: SqlQueries): Promise<string[]> {
-  const rows = await db.query(
-    `WITH c AS (SELECT id FROM chains WHERE alias = 'C')
-     SELECT o.asset_id, (sum(CASE WHEN o.redeeming_transaction_id IS NULL THEN o.amount ELSE 0 END)
-            + sum(CASE WHEN spender.chain_id = (SELECT id FROM c) THEN o.amount ELSE 0 END)
-            - sum(CASE WHEN creator.chain_id = (SELECT id FROM c) THEN o.amount ELSE 0 END))::text AS supply
-       FROM outputs o JOIN transactions creator ON creator.id = o.transaction_id
-       LEFT JOIN transactions spender ON spender.id = o.redeeming_transaction_id
-      GROUP BY o.asset_id ORDER BY 1`,
-  );
-  return rows.map((r) => `${r.asset_id} ${r.supply}`);
-}
-
-async function keptSupplies(db: SqlQueries): Promise<string[]> {
-  return (await db.query("SELECT asset_id, supply::text AS supply FROM asset_totals ORDER BY 1")).map((r) => `${r.asset_id} ${r.supply}`);
-}
+import { keptSupplies, keptTotals, suppliesFromOutputs, summedFromOutputs } from "./totals-oracle";
 
 describe("explorer running totals (PGlite, table fixtures)", function () {
   this.timeout(120_000);

@@ -42,6 +42,7 @@ const COLUMN_TYPES: Record<string, Record<string, string>> = {
   input_credentials: { transaction_id: "text", input_position: "integer", position: "integer", address: "text", public_key: "text", signature: "text" },
   assets: { id: "text", chain_id: "text", name: "text", symbol: "text", alias: "text", denomination: "integer", variable_cap: "integer", nft: "integer", accepted_at: "bigint", transaction_id: "text" },
   addresses: { address: "text", public_key: "text" },
+  address_transactions: { address: "text", transaction_id: "text", chain_id: "text", accepted_at: "bigint", sequence: "bigint" },
   transaction_documents: { id: "text", complete: "boolean", doc: "text" },
   address_chain: { address: "text", chain_id: "text", first_seen_at: "bigint" },
   p_blocks: { id: "text", height: "bigint", parent_id: "text", type: "text", accepted_at: "bigint", bytes: "text" },
@@ -97,18 +98,20 @@ const COLUMN_TYPES: Record<string, Record<string, string>> = {
   c_logs: { transaction_hash: "text", log_index: "integer", block_number: "bigint", address: "text", topics: "text", data: "text" },
 };
 
-/** An array literal of any values as one parameter: every element quoted, null as NULL. */
+/** An array literal of any values as one parameter: every text element quoted, null as NULL. */
 export function arrayLiteral(values: readonly SqlValue[]): string {
   return `{${values.map(element).join(",")}}`;
 }
 
-const NEEDS_ESCAPE = /[\\"]/;
-
-/** One element, quoted; the escaping pass only for the rare text holding a quote or backslash. */
+/**
+ * One element: a number as it is (no array syntax in it), text quoted; the escaping pass only for
+ * the rare text holding a quote or backslash (two `indexOf`s: the page's long hex texts are
+ * scanned faster so than by a regular expression).
+ */
 function element(value: SqlValue): string {
   if (value === null) return "NULL";
-  const text = String(value);
-  return NEEDS_ESCAPE.test(text) ? `"${text.replace(/[\\"]/g, "\\$&")}"` : `"${text}"`;
+  if (typeof value === "number") return String(value);
+  return value.indexOf('"') === -1 && value.indexOf("\\") === -1 ? `"${value}"` : `"${value.replace(/[\\"]/g, "\\$&")}"`;
 }
 
 /** Inserts the rows (ignoring those already there, or as `onConflict` says); answers the rows `returning` names. */

@@ -18,6 +18,7 @@ import type { Worker } from "node:worker_threads";
 import { startWorkerBeside } from "../../../threads/start-worker";
 import type { ExplorerContext } from "../context";
 import type { RawContainer, SelfContainedIndex } from "./decode-container";
+import { learnSignerHints, type SignerHints, signerHintsOf } from "./outputs";
 import type { DecodedContainer } from "./rows";
 
 export interface DecodeRequest {
@@ -25,6 +26,8 @@ export interface DecodeRequest {
   name: SelfContainedIndex;
   context: ExplorerContext;
   containers: RawContainer[];
+  /** What the pages decoded since this thread's last request teach (learned before decoding). */
+  hints: SignerHints[];
 }
 
 export type DecodeReply = { id: number; containers: DecodedContainer[] } | { id: number; error: string } | { ready: true };
@@ -41,10 +44,15 @@ function startWorker(): Worker {
   return startWorkerBeside(__dirname, "decode-worker");
 }
 
+/** Pages' hints kept for a thread until its next request. */
+const MAX_QUEUED_HINTS = 8;
+
 interface Thread {
   worker: Worker;
   ready: boolean;
   pending: Map<number, { resolve(containers: DecodedContainer[]): void; reject(error: Error): void }>;
+  /** Hints of pages decoded since this thread's last request. */
+  hints: SignerHints[];
 }
 
 export class DecodeThreads {
@@ -74,7 +82,18 @@ export class DecodeThreads {
     if (ready.length === 0) return undefined;
     const share = Math.ceil(containers.length / ready.length);
     const parts = ready.map((thread, i) => this.send(thread, context, name, containers.slice(i * share, (i + 1) * share)));
-    return Promise.all(parts).then((decoded) => decoded.flat());
+    return Promise.all(parts).then((decoded) => {
+      const page = decoded.flat();
+      // Each thread decoded a share: the owners and signers of the whole page go to every thread
+      // with its next request (the next page spends this one's outputs), and to this thread.
+      const hints = signerHintsOf(page.flatMap((c) => c.transactions));
+      learnSignerHints(hints);
+      for (const thread of this.threads) {
+        // Only a shortcut: a thread left without pages keeps the latest few.
+        if (thread.hints.push(hints) > MAX_QUEUED_HINTS) thread.hints.shift();
+      }
+      return page;
+    });
   }
 
   /** Stops the threads (pages being decoded on them reject). */
@@ -86,7 +105,7 @@ export class DecodeThreads {
 
   private start(): void {
     for (let i = 0; i < this.size; i++) {
-      const thread: Thread = { worker: startWorker(), ready: false, pending: new Map() };
+      const thread: Thread = { worker: startWorker(), ready: false, pending: new Map(), hints: [] };
       // Only a thread with work keeps the process alive.
       thread.worker.unref();
       thread.worker.on("message", (reply: DecodeReply) => {
@@ -119,7 +138,7 @@ export class DecodeThreads {
     return new Promise((resolve, reject) => {
       thread.pending.set(id, { resolve, reject });
       thread.worker.ref();
-      const request: DecodeRequest = { id, name, context, containers: containers.map((c) => ({ index: c.index, id: c.id, bytes: c.bytes, timestamp: c.timestamp })) };
+      const request: DecodeRequest = { id, name, context, containers: containers.map((c) => ({ index: c.index, id: c.id, bytes: c.bytes, timestamp: c.timestamp })), hints: thread.hints.splice(0) };
       thread.worker.postMessage(request);
     });
   }

@@ -4,7 +4,7 @@
  * each document with `explorer_transaction_json`, a function call per transaction with a
  * subquery per output, input and credential, and that was most of the server's CPU per
  * ingested container. Here they cost one query per page (the spent outputs stored before the
- * page) and string building.
+ * page, shared with the running totals) and string building.
  *
  * A document is the text `explorer_transaction_json(id)::text` answers at the page's commit,
  * byte for byte (the reader passes it on as it is): PostgreSQL's `json_build_object` writes
@@ -14,6 +14,7 @@
 import type { SqlQueries } from "../../sql/database";
 import { arrayLiteral, insertRows } from "./bulk-insert";
 import type { OutputRow, TransactionRow } from "./rows";
+import type { TotalledOutput } from "./running-totals";
 
 /** A spent or created output as the document shows it: every value already JSON text. */
 interface OutputJson {
@@ -81,9 +82,21 @@ function createdOutput(o: OutputRow, acceptedAt: number): OutputJson {
 
 const textOrNull = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
-/** The outputs the page's inputs spend that the page does not create, as stored (their redeemers as they stand). */
-async function storedSpentOutputs(q: SqlQueries, ids: readonly string[]): Promise<Map<string, { output: OutputJson; redeemer: string | null }>> {
-  const found = new Map<string, { output: OutputJson; redeemer: string | null }>();
+/** An output stored before the page, as the documents and the running totals need it. */
+export interface StoredOutput {
+  output: OutputJson;
+  /** Its redeeming transaction as it stood when read. */
+  redeemer: string | null;
+  owners: string[];
+  totalled: TotalledOutput;
+}
+
+/**
+ * The stored outputs of `ids` (the outputs the page's inputs spend that the page does not
+ * create), read before the page links its spends: their redeemers as they stood then.
+ */
+export async function readStoredOutputs(q: SqlQueries, ids: readonly string[]): Promise<Map<string, StoredOutput>> {
+  const found = new Map<string, StoredOutput>();
   if (ids.length === 0) return found;
   const rows = await q.query(
     `SELECT o.id, o.transaction_id, o.output_index::text AS output_index, o.asset_id, o.output_type::text AS output_type, o.amount::text AS amount,
@@ -96,6 +109,7 @@ async function storedSpentOutputs(q: SqlQueries, ids: readonly string[]): Promis
   for (const r of rows) {
     const amount = textOrNull(r.amount);
     const addresses = textOrNull(r.addresses);
+    const owners = addresses === null ? [] : addresses.split(",");
     const text = outputJson({
       id: String(r.id),
       transactionId: String(r.transaction_id),
@@ -105,16 +119,28 @@ async function storedSpentOutputs(q: SqlQueries, ids: readonly string[]): Promis
       amount,
       locktime: textOrNull(r.locktime),
       threshold: textOrNull(r.threshold),
-      addresses: addresses === null ? [] : addresses.split(","),
+      addresses: owners,
       acceptedAt: Number(r.accepted_at),
       chainId: String(r.chain_id),
       groupId: textOrNull(r.group_id),
       payload: textOrNull(r.payload),
       stake: textOrNull(r.stake),
     });
-    found.set(String(r.id), { output: { assetId: String(r.asset_id), amount: amount === null ? null : BigInt(amount), text }, redeemer: textOrNull(r.redeeming_transaction_id) });
+    const value = amount === null ? null : BigInt(amount);
+    found.set(String(r.id), {
+      output: { assetId: String(r.asset_id), amount: value, text },
+      redeemer: textOrNull(r.redeeming_transaction_id),
+      owners,
+      totalled: { assetId: String(r.asset_id), amount: value ?? 0n, chainId: String(r.chain_id), transactionId: String(r.transaction_id) },
+    });
   }
   return found;
+}
+
+/** The outputs the page's inputs spend that its documented transactions do not create (those read as stored). */
+export function spentElsewhere(txs: readonly TransactionRow[], inserted: ReadonlySet<string>): string[] {
+  const created = new Set(txs.filter((t) => inserted.has(t.id)).flatMap((t) => t.outputs.map((o) => o.id)));
+  return [...new Set(txs.flatMap((t) => t.inputs.map((i) => i.outputId)).filter((id) => !created.has(id)))];
 }
 
 /** `json_object_agg(asset, sum::text ORDER BY asset COLLATE "C")`, `{}` when nothing is summed. */
@@ -167,19 +193,20 @@ function documentOf(t: TransactionRow, spent: (outputId: string) => { output: Ou
 /**
  * Writes the documents of `inserted` (the page's transactions this SQL transaction added), once
  * every row of the page is in place and its outputs linked; `redeemers` are the redeeming
- * transactions the page's links set (the outputs the page created hold no other).
+ * transactions the page's links set (the outputs the page created hold no other), `stored` the
+ * outputs read before the links (readStoredOutputs of spentElsewhere).
  */
-export async function writeDocuments(q: SqlQueries, txs: readonly TransactionRow[], inserted: ReadonlySet<string>, redeemers: ReadonlyMap<string, string>): Promise<void> {
+export async function writeDocuments(q: SqlQueries, txs: readonly TransactionRow[], inserted: ReadonlySet<string>, redeemers: ReadonlyMap<string, string>, stored: ReadonlyMap<string, StoredOutput>): Promise<void> {
   const documented = txs.filter((t) => inserted.has(t.id));
   if (documented.length === 0) return;
   const created = new Map<string, OutputJson>();
   // Outputs of transactions stored before (a page's genesis rows again) are read as stored.
   for (const t of documented) for (const o of t.outputs) created.set(o.id, createdOutput(o, t.acceptedAt));
-  const elsewhere = [...new Set(documented.flatMap((t) => t.inputs.map((i) => i.outputId)).filter((id) => !created.has(id)))];
-  const stored = await storedSpentOutputs(q, elsewhere);
   const spent = (id: string) => {
     const mine = created.get(id);
-    return mine === undefined ? stored.get(id) : { output: mine, redeemer: redeemers.get(id) ?? null };
+    if (mine !== undefined) return { output: mine, redeemer: redeemers.get(id) ?? null };
+    const before = stored.get(id);
+    return before === undefined ? undefined : { output: before.output, redeemer: redeemers.get(id) ?? before.redeemer };
   };
   const redeemerOf = (id: string) => redeemers.get(id) ?? null;
   const rows = documented.map((t) => {

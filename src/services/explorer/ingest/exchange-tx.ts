@@ -8,7 +8,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { encodeCb58 } from "../../../encoding";
 import { parseSignedTx, producedUtxos, TypeId, type UnsignedTx } from "../../../utxo/codec";
 import type { ExplorerContext } from "../context";
-import { credentialRows, hexOf, inputRows, nativeFee, outputRow, referencedInput } from "./outputs";
+import { credentialRows, hexOf, inputRows, nativeFee, outputRow, referencedInput, spendSigners } from "./outputs";
 import type { AssetRow, InputRow, TransactionRow } from "./rows";
 
 const TYPE_NAMES: Record<UnsignedTx["typeId"], string> = {
@@ -69,7 +69,8 @@ export function decodeExchangeTx(context: ExplorerContext, bytes: Uint8Array, ac
     bytes: hexOf(bytes),
     inputs,
     outputs,
-    credentials: credentialRows(context, sha256(parsed.unsignedBytes), parsed.tx.credentials),
+    // The i-th credential signs the i-th transferable input (then the imported ones; an operation's come after).
+    credentials: credentialRows(context, sha256(parsed.unsignedBytes), parsed.tx.credentials, spendSigners(inputs, [...tx.inputs, ...(tx.typeId === TypeId.ImportTx ? tx.importedInputs : [])])),
     assets,
   };
 }

@@ -20,8 +20,11 @@ export function outputRow(
   stake = false,
 ): OutputRow {
   const amount = "amount" in output ? output.amount : 0n;
+  const id = encodeCb58(utxoId(where.txId, where.outputIndex));
+  const addresses = output.addresses.map((a) => formatBech32Address(a, context.hrp));
+  remember(ownersByOutput, id, addresses, OWNERS_CACHE_SIZE);
   return {
-    id: encodeCb58(utxoId(where.txId, where.outputIndex)),
+    id,
     transactionId: encodeCb58(where.txId),
     outputIndex: where.outputIndex,
     chainId: where.chainId,
@@ -34,7 +37,7 @@ export function outputRow(
     groupId: "groupId" in output ? output.groupId : 0,
     payload: "payload" in output ? hexOf(output.payload) : null,
     stake,
-    addresses: output.addresses.map((a) => formatBech32Address(a, context.hrp)),
+    addresses,
   };
 }
 
@@ -55,14 +58,33 @@ export function referencedInput(position: number, txId: Uint8Array, outputIndex:
   return { position, outputId: encodeCb58(utxoId(txId, outputIndex)), transactionId: encodeCb58(txId), outputIndex, assetId: encodeCb58(assetId), amount: 0n };
 }
 
+/** An input as its credential's signers are known: the output it spends and which of its owners sign. */
+export interface SpendSigners {
+  outputId: string;
+  signatureIndices: readonly number[];
+}
+
 /**
- * Credentials as rows: the signer of each signature recovered from `hash` (sha256 of the
- * unsigned bytes). A signature that does not recover (the node would have refused it) is skipped.
+ * Credentials as rows: the signer of each signature, recovered from `hash` (sha256 of the
+ * unsigned bytes), or known without recovering it. `spends[i]`, when given, is the input whose
+ * credential is the i-th: the node accepted the transaction only if its j-th signature is by the
+ * owner at `signatureIndices[j]` of the output spent (secp256k1fx), so when that output's owners
+ * and that owner's public key were seen before (signerHints), the signer is that owner and the
+ * recovery (about 0.2 ms of CPU, most of a container's decoding) is skipped. A signature that
+ * does not recover (the node would have refused it) is skipped.
  */
-export function credentialRows(context: ExplorerContext, hash: Uint8Array, credentials: readonly { signatures: Uint8Array[] }[]): CredentialRow[] {
+export function credentialRows(context: ExplorerContext, hash: Uint8Array, credentials: readonly { signatures: Uint8Array[] }[], spends: readonly SpendSigners[] = []): CredentialRow[] {
   const rows: CredentialRow[] = [];
   credentials.forEach((credential, inputPosition) => {
+    const spend = spends[inputPosition];
+    const owners = spend === undefined || spend.signatureIndices.length !== credential.signatures.length ? undefined : ownersByOutput.get(spend.outputId);
     credential.signatures.forEach((signature, position) => {
+      const owner = owners?.[spend!.signatureIndices[position]!];
+      const known = owner === undefined ? undefined : keysByAddress.get(owner);
+      if (owner !== undefined && known !== undefined) {
+        rows.push({ inputPosition, position, address: owner, publicKey: known, signature: hexOf(signature) });
+        return;
+      }
       let publicKey: Uint8Array;
       try {
         publicKey = recoverPublicKey(hash, signature);
@@ -70,7 +92,9 @@ export function credentialRows(context: ExplorerContext, hash: Uint8Array, crede
         return;
       }
       const publicKeyHex = hexOf(publicKey);
-      rows.push({ inputPosition, position, address: signerAddress(context.hrp, publicKey, publicKeyHex), publicKey: publicKeyHex, signature: hexOf(signature) });
+      const address = signerAddress(context.hrp, publicKey, publicKeyHex);
+      remember(keysByAddress, address, publicKeyHex, SIGNER_CACHE_SIZE);
+      rows.push({ inputPosition, position, address, publicKey: publicKeyHex, signature: hexOf(signature) });
     });
   });
   return rows;
@@ -79,15 +103,49 @@ export function credentialRows(context: ExplorerContext, hash: Uint8Array, crede
 /** Signers' addresses by public key: a chain's signers are few and sign again and again. */
 const signerAddresses = new Map<string, string>();
 const SIGNER_CACHE_SIZE = 100_000;
+/** Owners of the outputs decoded lately, and signers' public keys by address (signerHints). */
+const ownersByOutput = new Map<string, readonly string[]>();
+const keysByAddress = new Map<string, string>();
+const OWNERS_CACHE_SIZE = 100_000;
+
+function remember<T>(cache: Map<string, T>, key: string, value: T, size: number): void {
+  if (cache.size >= size) cache.clear();
+  cache.set(key, value);
+}
+
+/** What decoding one page teaches the decoding of the next: its outputs' owners and its signers' keys. */
+export interface SignerHints {
+  owners: [outputId: string, addresses: string[]][];
+  keys: [address: string, publicKey: string][];
+}
+
+/** The hints of decoded transactions (sent to the decoding threads that did not decode them). */
+export function signerHintsOf(txs: readonly { outputs: readonly OutputRow[]; credentials: readonly CredentialRow[] }[]): SignerHints {
+  return {
+    owners: txs.flatMap((t) => t.outputs.map((o) => [o.id, o.addresses] as [string, string[]])),
+    keys: txs.flatMap((t) => t.credentials.map((c) => [c.address, c.publicKey] as [string, string])),
+  };
+}
+
+/** Learns hints from elsewhere (another thread's page). */
+export function learnSignerHints(hints: SignerHints): void {
+  for (const [id, addresses] of hints.owners) remember(ownersByOutput, id, addresses, OWNERS_CACHE_SIZE);
+  for (const [address, key] of hints.keys) remember(keysByAddress, address, key, SIGNER_CACHE_SIZE);
+}
+
+/** Forgets every owner and signer seen (a test decoding as a fresh process would). */
+export function forgetSignerHints(): void {
+  ownersByOutput.clear();
+  keysByAddress.clear();
+}
 
 /** The bech32 address of a recovered (so valid, compressed) public key, remembered. */
 function signerAddress(hrp: string, publicKey: Uint8Array, publicKeyHex: string): string {
   const key = `${hrp}:${publicKeyHex}`;
   let address = signerAddresses.get(key);
   if (address === undefined) {
-    if (signerAddresses.size >= SIGNER_CACHE_SIZE) signerAddresses.clear();
     address = formatBech32Address(shortIdFromPublicKey(publicKey), hrp);
-    signerAddresses.set(key, address);
+    remember(signerAddresses, key, address, SIGNER_CACHE_SIZE);
   }
   return address;
 }
@@ -105,4 +163,9 @@ export function millisOf(timestamp: string): number {
   const ms = Date.parse(trimmed);
   if (Number.isNaN(ms)) throw new Error(`not an RFC 3339 time: ${timestamp}`);
   return ms;
+}
+
+/** Transferable inputs, with their rows in the same order, as the signers of their credentials are known (credentialRows). */
+export function spendSigners(rows: readonly InputRow[], inputs: readonly TransferableInput[]): SpendSigners[] {
+  return inputs.map((input, i) => ({ outputId: rows[i]!.outputId, signatureIndices: input.input.signatureIndices }));
 }

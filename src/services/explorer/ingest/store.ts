@@ -1,7 +1,7 @@
 /**
  * Writes a batch of decoded containers of one index in ONE SQL transaction: the raw containers,
- * the decoded rows, their documents and per-minute aggregates (documents.ts, minute-aggregates.ts)
- * and the index's progress. A batch is all or nothing, so a restart resumes at
+ * the decoded rows, their documents, per-minute aggregates and running totals (documents.ts,
+ * minute-aggregates.ts, running-totals.ts) and the index's progress. A batch is all or nothing, so a restart resumes at
  * `explorer_progress.next_index` and nothing is stored twice; every insert also ignores rows
  * already there (primary keys), so a batch retried after an outage is harmless.
  *
@@ -13,8 +13,9 @@ import type { SqlQueries, SqlRow, SqlValue } from "../../sql/database";
 import type { ExplorerIndexName } from "./node-source";
 import type { CBlockRow, DecodedContainer, TransactionRow } from "./rows";
 import { arrayLiteral, insertRows } from "./bulk-insert";
-import { writeDocuments } from "./documents";
+import { readStoredOutputs, spentElsewhere, writeDocuments } from "./documents";
 import { takeOverMinuteAggregates, writeMinuteAggregates } from "./minute-aggregates";
+import { ownersOfStoredOutputs, type RedeemedOutput, takeOverRunningTotals, writeRunningTotals } from "./running-totals";
 
 const amount = (value: bigint | null): string | null => (value === null ? null : value.toString());
 
@@ -22,13 +23,14 @@ const amount = (value: bigint | null): string | null => (value === null ? null :
 export async function storeTransactions(q: SqlQueries, txs: readonly TransactionRow[]): Promise<void> {
   if (txs.length === 0) return;
   await takeOverMinuteAggregates(q);
+  await takeOverRunningTotals(q);
   const inserted = await insertRows(
     q,
     "transactions",
     ["id", "chain_id", "type", "memo", "tx_fee", "genesis", "accepted_at", "block_id", "source_chain_id", "destination_chain_id", "bytes"],
     txs.map((t) => [t.id, t.chainId, t.type, t.memo, amount(t.txFee), t.genesis ? "true" : "false", t.acceptedAt, t.blockId, t.sourceChainId, t.destinationChainId, t.bytes]),
     "ON CONFLICT DO NOTHING",
-    "RETURNING id",
+    "RETURNING id, sequence::text AS sequence",
   );
   const outputs = txs.flatMap((t) => t.outputs.map((o) => ({ ...o, acceptedAt: t.acceptedAt })));
   const newOutputs = await insertRows(
@@ -39,9 +41,15 @@ export async function storeTransactions(q: SqlQueries, txs: readonly Transaction
     "ON CONFLICT DO NOTHING",
     "RETURNING id",
   );
-  const newOwners = await insertRows(q, "output_addresses", ["output_id", "address", "position"], outputs.flatMap((o) => o.addresses.map((a, i) => [o.id, a, i])), "ON CONFLICT DO NOTHING", "RETURNING output_id, address");
+  const newOwners = (await insertRows(q, "output_addresses", ["output_id", "address", "position"], outputs.flatMap((o) => o.addresses.map((a, i) => [o.id, a, i])), "ON CONFLICT DO NOTHING", "RETURNING output_id, address")).map(
+    (r) => [String(r.output_id), String(r.address)] as const,
+  );
   const newTransactions = new Set(inserted.map((r) => String(r.id)));
-  await writeMinuteAggregates(q, txs, newTransactions, new Set(newOutputs.map((r) => String(r.id))), newOwners.map((r) => [String(r.output_id), String(r.address)] as const));
+  const newOutputIds = new Set(newOutputs.map((r) => String(r.id)));
+  await writeMinuteAggregates(q, txs, newTransactions, newOutputIds, newOwners);
+  // The outputs spent here that the page does not create, as they stand before its links (for
+  // the documents and the totals); and those that gained owners here although stored before.
+  const stored = await readStoredOutputs(q, [...new Set([...spentElsewhere(txs, newTransactions), ...ownersOfStoredOutputs(newOutputIds, newOwners)])]);
   await insertRows(q, "transaction_inputs", ["transaction_id", "position", "output_id"], txs.flatMap((t) => t.inputs.map((i) => [t.id, i.position, i.outputId])));
   await insertRows(
     q,
@@ -55,22 +63,40 @@ export async function storeTransactions(q: SqlQueries, txs: readonly Transaction
     ["id", "chain_id", "name", "symbol", "alias", "denomination", "variable_cap", "nft", "accepted_at", "transaction_id"],
     txs.flatMap((t) => t.assets.map((a) => [a.id, a.chainId, a.name, a.symbol, a.alias, a.denomination, a.variableCap, a.nft, t.acceptedAt, t.id])),
   );
-  await storeAddresses(q, txs);
-  // Two statements, each led by an index: this batch's inputs to the outputs they spend (sent
-  // as arrays: the batch knows them), and this batch's outputs to inputs stored before them.
-  // The second sees what the first linked. (The running totals follow by trigger: schema-totals.ts;
-  // the per-minute aggregates and the documents are the ingester's: minute-aggregates.ts, documents.ts.)
-  // Both answer the links they set, for the documents.
+  await storeAddresses(q, txs, new Map(inserted.map((r) => [String(r.id), String(r.sequence)])));
+  const redeemed = await linkSpends(q, txs, outputs);
+  const storedOwners = new Map([...stored].map(([id, s]) => [id, s.owners] as const));
+  // An output linked here that is neither new nor read above (stored before, spent by an input stored before).
+  const unread = redeemed.filter((r) => !newOutputIds.has(r.id) && !storedOwners.has(r.id)).map((r) => r.id);
+  if (unread.length > 0) for (const [id, s] of await readStoredOutputs(q, unread)) storedOwners.set(id, s.owners);
+  await writeRunningTotals(q, {
+    txs,
+    newOutputs: newOutputIds,
+    newOwners,
+    redeemed,
+    storedOwners,
+    storedOutputs: new Map([...stored].map(([id, s]) => [id, { ...s.totalled, redeemerId: s.redeemer }] as const)),
+  });
+  await writeDocuments(q, txs, newTransactions, new Map(redeemed.map((r) => [r.id, r.redeemerId])), stored);
+}
+
+/**
+ * Two statements, each led by an index: this page's inputs to the outputs they spend (sent as
+ * arrays: the page knows them), and this page's outputs to inputs stored before them. The second
+ * sees what the first linked. Both answer the outputs they linked, for the totals and the documents.
+ */
+async function linkSpends(q: SqlQueries, txs: readonly TransactionRow[], outputs: readonly { id: string }[]): Promise<RedeemedOutput[]> {
   const linked: SqlRow[] = [];
-  const spends = txs.flatMap((t) => t.inputs.map((i) => [i.outputId, t.id, t.acceptedAt] as const));
+  const spends = txs.flatMap((t) => t.inputs.map((i) => [i.outputId, t.id, t.acceptedAt, t.chainId] as const));
+  const returning = "RETURNING o.id, o.redeeming_transaction_id, o.asset_id, o.amount::text AS amount, o.chain_id, o.transaction_id";
   if (spends.length > 0) {
     linked.push(
       ...(await q.query(
         `UPDATE outputs o SET redeeming_transaction_id = s.transaction_id, redeemed_at = s.accepted_at
-           FROM unnest($1::text[], $2::text[], $3::bigint[]) AS s(output_id, transaction_id, accepted_at)
+           FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) AS s(output_id, transaction_id, accepted_at, chain_id)
           WHERE o.id = s.output_id AND o.redeeming_transaction_id IS NULL
-          RETURNING o.id, o.redeeming_transaction_id`,
-        [0, 1, 2].map((column) => arrayLiteral(spends.map((s) => s[column]))),
+          ${returning}, s.chain_id AS redeemer_chain_id`,
+        [0, 1, 2, 3].map((column) => arrayLiteral(spends.map((s) => s[column]))),
       )),
     );
   }
@@ -78,17 +104,24 @@ export async function storeTransactions(q: SqlQueries, txs: readonly Transaction
     ...(await q.query(
       `UPDATE outputs o SET redeeming_transaction_id = ti.transaction_id, redeemed_at = t.accepted_at
          FROM transaction_inputs ti JOIN transactions t ON t.id = ti.transaction_id
-        WHERE o.id = ANY($1::text[]) AND ti.output_id = o.id AND o.redeeming_transaction_id IS NULL
-        RETURNING o.id, o.redeeming_transaction_id`,
+        WHERE ti.output_id = ANY($1::text[]) AND o.id = ti.output_id AND o.redeeming_transaction_id IS NULL
+        ${returning}, t.chain_id AS redeemer_chain_id`,
       [arrayLiteral(outputs.map((o) => o.id))],
     )),
   );
-  const redeemers = new Map(linked.map((r) => [String(r.id), String(r.redeeming_transaction_id)]));
-  await writeDocuments(q, txs, newTransactions, redeemers);
+  return linked.map((r) => ({
+    id: String(r.id),
+    redeemerId: String(r.redeeming_transaction_id),
+    redeemerChainId: String(r.redeemer_chain_id),
+    assetId: String(r.asset_id),
+    amount: BigInt(String(r.amount)),
+    chainId: String(r.chain_id),
+    transactionId: String(r.transaction_id),
+  }));
 }
 
 /** Addresses seen as output owners or as signers, the chains they are on, the transactions touching them. */
-async function storeAddresses(q: SqlQueries, txs: readonly TransactionRow[]): Promise<void> {
+async function storeAddresses(q: SqlQueries, txs: readonly TransactionRow[], sequences: ReadonlyMap<string, string>): Promise<void> {
   const publicKeys = new Map<string, string | null>();
   const chains = new Map<string, SqlValue[]>();
   const touched = new Map<string, SqlValue[]>();
@@ -118,15 +151,13 @@ async function storeAddresses(q: SqlQueries, txs: readonly TransactionRow[]): Pr
     [...chains.values()],
     "ON CONFLICT (address, chain_id) DO UPDATE SET first_seen_at = EXCLUDED.first_seen_at WHERE EXCLUDED.first_seen_at < address_chain.first_seen_at",
   );
-  // The transaction's ingestion sequence, so an address's history is read in order from an index.
-  const rows = [...touched.values()];
-  await q.query(
-    `INSERT INTO address_transactions (address, transaction_id, chain_id, accepted_at, sequence)
-     SELECT u.address, u.transaction_id, u.chain_id, u.accepted_at, t.sequence
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS u(address, transaction_id, chain_id, accepted_at)
-       JOIN transactions t ON t.id = u.transaction_id
-     ON CONFLICT DO NOTHING`,
-    [0, 1, 2, 3].map((column) => arrayLiteral(rows.map((r) => r[column] ?? null))),
+  // The transaction's ingestion sequence, so an address's history is read in order from an index:
+  // as the page's insert answered it, else (a transaction stored before) read by the row trigger.
+  await insertRows(
+    q,
+    "address_transactions",
+    ["address", "transaction_id", "chain_id", "accepted_at", "sequence"],
+    [...touched.values()].map((r) => [...r, sequences.get(String(r[1])) ?? null]),
   );
 }
 
