@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- explorer --containers <n> [--postgres]`: the explorer at scale, against the
  * STAND-IN NODE of bench/explorer-stand-in.ts (a generated exchange-chain index of n signed
- * transactions, not a node). The stand-in first serves a tenth of the containers: the explorer
+ * transactions, not a node), run in a process of its own (explorer-stand-in-process.ts), so this
+ * process holds the explorer and the timing clients only. The stand-in first serves a tenth of the containers: the explorer
  * ingests them and the endpoints and pages are timed; then it serves all n, the explorer ingests
  * the rest and everything is timed again, so the figures show the curve (p95 at n against p95 at
  * n/10), not one point. The query plans of the reads are checked at the full size (no sequential
@@ -16,7 +17,7 @@ import type { SqlDatabase } from "../src/services/sql/database";
 import { startPostgresServer } from "../test/helpers/postgres-server";
 import { firstRequestMs, type LatencyMeasure, measureLatency } from "./explorer-latency";
 import { explainReads, samplePlanData, type PlanFinding } from "./explorer-plans";
-import { generateStandInChain, startStandInNode } from "./explorer-stand-in";
+import { startStandInNodeProcess } from "./explorer-stand-in-process";
 import { processTreeCpuMs } from "./process-cpu";
 
 /** Targets of issue 28 with 20 concurrent clients. */
@@ -38,7 +39,7 @@ export interface SizeMeasure {
   ingested: number;
   ingestMs: number;
   containersPerSecond: number;
-  /** CPU per container ingested, in ms: this process (every thread: stand-in, ingester, decoding threads, PGlite) and the PostgreSQL server (when one runs, on Linux). */
+  /** CPU per container ingested, in ms: this process (every thread: the ingester, its decoding threads, PGlite; the stand-in node runs in a process of its own) and the PostgreSQL server (when one runs, on Linux). */
   cpuMsPerContainer: { process: number; server: number | undefined };
   latency: LatencyMeasure[];
 }
@@ -89,11 +90,9 @@ function scalePaths(ids: { transactionId: string; outputId: string; address: str
 export async function measureScale(options: ScaleOptions): Promise<ScaleReport> {
   const { log } = options;
   const tenth = Math.max(1, Math.floor(options.containers / 10));
-  log(`generating the stand-in node's index: ${options.containers} signed exchange-chain transactions...`);
-  const generated = performance.now();
-  const chain = generateStandInChain(options.containers, 1000, log);
-  const generateMs = performance.now() - generated;
-  const node = await startStandInNode(chain, tenth);
+  log(`generating the stand-in node's index in its own process: ${options.containers} signed exchange-chain transactions...`);
+  const node = await startStandInNodeProcess(options.containers, 1000, tenth, log);
+  const generateMs = node.generateMs;
   const postgres = options.postgres ? await startPostgresServer() : undefined;
   try {
     const server = await startExplorerServer({ nodeUrl: node.url, autoStart: false, port: 0, ...(postgres === undefined ? {} : { databaseUrl: postgres.url }) });
@@ -102,7 +101,7 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleReport> 
       let plans: PlanFinding[] = [];
       let stored = 0;
       for (const size of [tenth, options.containers]) {
-        node.served = size;
+        await node.serve(size);
         log(`ingesting up to ${size} containers...`);
         const started = performance.now();
         const cpuBefore = { process: process.cpuUsage(), server: postgres === undefined ? undefined : processTreeCpuMs(postgres.pid) };
