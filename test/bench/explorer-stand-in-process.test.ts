@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { startStandInNodeProcess, type StandInNodeProcess } from "../../bench/explorer-stand-in-process";
+import { alive } from "../helpers/processes";
 
 /** The last container the stand-in's exchange-chain index serves, by JSON-RPC over HTTP. */
 async function lastAcceptedIndex(url: string): Promise<string> {
@@ -9,15 +10,6 @@ async function lastAcceptedIndex(url: string): Promise<string> {
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "index.getLastAccepted", params: { encoding: "hex" } }),
   });
   return ((await response.json()) as { result: { index: string } }).result.index;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe("the explorer benchmark's stand-in node in a process of its own", function () {
@@ -38,9 +30,9 @@ describe("the explorer benchmark's stand-in node in a process of its own", funct
   it("is ended by close(): its process is gone", async () => {
     node = await startStandInNodeProcess(20, 5, 20, () => undefined);
     const { pid } = node;
-    expect(isRunning(pid)).to.equal(true);
+    expect(alive(pid)).to.equal(true);
     await node.close();
     node = undefined;
-    expect(isRunning(pid)).to.equal(false);
+    expect(alive(pid)).to.equal(false);
   });
 });

@@ -18,6 +18,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
+import { alive } from "./processes";
 import path from "node:path";
 
 export interface PostgresServer {
@@ -184,15 +185,6 @@ function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {
