@@ -1,9 +1,9 @@
 /**
  * The explorer benchmark's stand-in node (explorer-stand-in.ts) in a process of its own, so the
  * explorer under test runs in a process that holds only the explorer, as users run it. In the
- * benchmark's process, the generated index (at 1,000,000 containers about 3 GB of bytes and
- * pre-made JSON) shared the explorer's heap: every full collection of it paused the explorer's
- * answers, and serving the index's pages counted as the explorer's CPU.
+ * benchmark's process, the generated index (at 1,000,000 containers the process's RSS was 3.3 GB
+ * of bytes and pre-made JSON) shared the explorer's heap, which its collections then had to walk,
+ * and serving the index's pages counted as the explorer's CPU.
  *
  * The child generates the index itself (the generation is deterministic in its two sizes), serves
  * it on a free loopback port, and takes the number of containers to serve over its IPC channel.
