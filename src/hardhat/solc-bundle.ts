@@ -18,7 +18,7 @@ export function solcjsCompilerPath(): string {
 
 /**
  * What the bundled compiler answers to `version()`, for the versions nativekit has shipped (the
- * dependency is pinned to one). Knowing it saves loading the compiler (an 8 MB script, about
+ * dependency is pinned to one). Knowing it saves loading the compiler (a 9 MB script, about
  * a third of a second) only to ask: Hardhat asks on every build, even one with nothing to
  * compile. A test checks the entry against the compiler itself.
  */

@@ -4,7 +4,7 @@
  *
  * Hardhat's own handler for a compiler given by path loads the compiler script into the process
  * to read its version, on every build, also when every file is cached and nothing compiles: for
- * solc-js that is an 8 MB script, about a third of a second of each `hardhat test`. The version
+ * solc-js that is a 9 MB script, about a third of a second of each `hardhat test`. The version
  * is known without it (solc-bundle.ts), so the compiler is loaded, by Hardhat's handler, only
  * when something is compiled.
  */
