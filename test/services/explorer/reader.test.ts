@@ -55,6 +55,20 @@ describe("explorer reader (PGlite, table fixtures)", () => {
     expect(record!.assets[NATIVE]!.balance).to.equal(balanceOf(ALICE, NATIVE).toString());
   });
 
+  it("the addresses list as JSON text walks, page by page, the record the lookup answers for each address and chain", async () => {
+    const walked: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await reader.addressesText({ ...ALL, limit: 2, cursor });
+      walked.push(...(JSON.parse(page.items.text) as unknown[]));
+      cursor = page.next;
+    } while (cursor !== undefined);
+    const keys = await db.query("SELECT address, chain_id FROM address_chain ORDER BY address, chain_id");
+    expect(walked.length).to.equal(keys.length).and.to.be.greaterThan(2);
+    const looked = await Promise.all(keys.map((k) => reader.address(String(k.address), [String(k.chain_id)])));
+    expect(walked).to.deep.equal(looked);
+  });
+
   it("an asset's holders come largest balance first, with their unspent sums", async () => {
     const holders = await reader.assetHolders(TOKEN, 10);
     const expected = [BOB, CAROL].map((p) => ({ address: p.address, balance: balanceOf(p, TOKEN).toString() })).sort((a, b) => Number(BigInt(b.balance) - BigInt(a.balance)));

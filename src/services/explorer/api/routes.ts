@@ -175,8 +175,8 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     withId: false,
     answer: async (ctx, params) => {
       const list = listParams(ctx, params);
-      const page = await ctx.reader.addresses({ ...list, chainIds: chainIds(ctx, params), addresses: addresses(ctx, params) });
-      return listAnswer(ctx, "addresses", list, page);
+      const page = await ctx.reader.addressesText({ ...list, chainIds: chainIds(ctx, params), addresses: addresses(ctx, params) });
+      return listAnswerText(ctx, "addresses", list, page);
     },
   },
   "addresses/": {

@@ -9,7 +9,8 @@
  */
 import type { SqlQueries, SqlRow } from "../../sql/database";
 import type { AddressAssetRecord, AddressRecord } from "../records";
-import { afterCursor, pageOf } from "./cursor";
+import { JsonText } from "../json-text";
+import { afterCursor, encodeCursor } from "./cursor";
 import type { AddressesParams, Page } from "./parameters";
 import { SqlParams, int, nullableText, text } from "./sql";
 
@@ -106,34 +107,44 @@ export async function readAddress(db: SqlQueries, address: string, chainIds: rea
 }
 
 /**
- * A page of addresses in one statement: the page's keys (one more than the page, which only says
- * whether another follows) and each record as JSON built by the database from the running totals
- * of that chain. One statement instead of three (keys, public keys, totals): on PGlite the cost
- * of a read is mostly per statement and per value answered, not per row touched.
+ * A page of addresses in one statement answering one row: each record as JSON built by the
+ * database from the running totals of that chain, joined in the page's order, with the count of
+ * keys listed (one more than the page, which only says whether another follows) and the key of
+ * its last record for the cursor. One statement instead of three (keys, public keys, totals), and
+ * one row of a few values instead of a row per address: on PGlite the cost of a read is mostly
+ * per statement and per value answered, not per row touched.
  */
-export async function listAddresses(db: SqlQueries, p: AddressesParams): Promise<Page<AddressRecord>> {
+export async function listAddressesText(db: SqlQueries, p: AddressesParams): Promise<{ items: JsonText; next?: string }> {
   const params = new SqlParams();
   const where = [`ac.first_seen_at >= ${params.bind(p.startTime)}`, `ac.first_seen_at <= ${params.bind(p.endTime)}`];
   if (p.chainIds.length > 0) where.push(`ac.chain_id = ANY(${params.bindList(p.chainIds)})`);
   if (p.addresses.length > 0) where.push(`ac.address = ANY(${params.bindList(p.addresses)})`);
   if (p.query !== undefined) where.push(`starts_with(ac.address, ${params.bind(p.query)})`);
   if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [["ac.address", "text"], ["ac.chain_id", "text"]]));
-  const rows = await db.query(
-    `SELECT k.address, k.chain_id, json_build_object('chainID', k.chain_id, 'address', k.address,
+  const limit = params.bind(p.limit);
+  const [row] = await db.query(
+    `WITH listed AS (
+       SELECT ac.address, ac.chain_id, row_number() OVER (ORDER BY ac.address, ac.chain_id) AS ord FROM address_chain ac
+       WHERE ${where.join(" AND ")} ORDER BY ac.address, ac.chain_id LIMIT ${params.bind(p.limit + 1)})
+     SELECT string_agg(json_build_object('chainID', k.chain_id, 'address', k.address,
          'publicKey', (SELECT a.public_key FROM addresses a WHERE a.address = k.address),
          'assets', coalesce((SELECT json_object_agg(t.asset_id, json_build_object('id', t.asset_id, 'transactionCount', t.transactions, 'utxoCount', t.utxos,
              'balance', t.balance::text, 'totalReceived', t.received::text, 'totalSent', t.sent::text) ORDER BY t.asset_id)
-           FROM address_asset_totals t WHERE t.address = k.address AND t.chain_id = k.chain_id), '{}'))::text AS record
-     FROM (SELECT ac.address, ac.chain_id FROM address_chain ac WHERE ${where.join(" AND ")} ORDER BY ac.address, ac.chain_id LIMIT ${params.bind(p.limit + 1)}) k
-     ORDER BY k.address, k.chain_id`,
+           FROM address_asset_totals t WHERE t.address = k.address AND t.chain_id = k.chain_id), '{}'))::text, ',' ORDER BY k.ord) AS records,
+       (SELECT count(*) FROM listed) AS listed,
+       (SELECT address FROM listed WHERE ord = ${limit}) AS last_address, (SELECT chain_id FROM listed WHERE ord = ${limit}) AS last_chain_id
+     FROM listed k WHERE k.ord <= ${limit}`,
     params.values,
   );
-  return pageOf(
-    rows,
-    p.limit,
-    (r) => [text(r, "address"), text(r, "chain_id")],
-    async (shown) => JSON.parse(`[${shown.map((r) => text(r, "record")).join(",")}]`) as AddressRecord[],
-  );
+  const items = new JsonText(`[${row === undefined ? "" : text(row, "records")}]`);
+  if (row === undefined || Number(row.listed ?? 0) <= p.limit) return { items };
+  return { items, next: encodeCursor([text(row, "last_address"), text(row, "last_chain_id")]) };
+}
+
+/** A page of addresses as records (the web pages' reader; the API answers {@link listAddressesText}). */
+export async function listAddresses(db: SqlQueries, p: AddressesParams): Promise<Page<AddressRecord>> {
+  const page = await listAddressesText(db, p);
+  return { ...page, items: JSON.parse(page.items.text) as AddressRecord[] };
 }
 
 /** The chains each address appeared on (every asked address is a key; [] when none). */

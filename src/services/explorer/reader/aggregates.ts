@@ -202,9 +202,9 @@ async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: Aggreg
     asset === undefined
       ? `UNION ALL SELECT ${bucket("m.minute")}, NULL, 0, 0, 0, m.transactions FROM explorer_minute_transactions m
            WHERE ${minutes.wholeMinutes("m.minute", "transactions")}${chains === undefined ? "" : ` AND m.chain_id = ANY(${chains})`}
-         UNION ALL ${minutes.partialRows((rows) => `SELECT ${bucket("t.accepted_at")}, NULL, 0, 0, 0, ${rows.sign} FROM transactions t
-           WHERE ${rows.condition}${chains === undefined ? "" : ` AND t.chain_id = ANY(${chains})`}`, "t.accepted_at", "transactions")}`
-      : `UNION ALL SELECT bucket, NULL, 0, 0, 0, sign FROM (SELECT DISTINCT bucket, transaction_id, sign FROM partial) d`;
+         UNION ALL ${minutes.partialRows((rows) => `SELECT ${bucket("t.accepted_at")}, NULL, 0, 0, 0, ${rows.sign} * count(*) FROM transactions t
+           WHERE ${rows.condition}${chains === undefined ? "" : ` AND t.chain_id = ANY(${chains})`} GROUP BY 1`, "t.accepted_at", "transactions")}`
+      : `UNION ALL SELECT bucket, NULL, 0, 0, 0, sum(sign) FROM (SELECT DISTINCT bucket, transaction_id, sign FROM partial) d GROUP BY bucket`;
   // A minute read from its kept row less the rows outside the window holds an asset only if some of
   // its outputs are inside; owners of outputs outside it are taken away unless they own some inside.
   // (Only written when a minute is read so: the planning of a statement is much of its cost on PGlite.)
@@ -217,12 +217,12 @@ async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: Aggreg
   const ownersOutside =
     complemented === undefined
       ? ""
-      : `UNION ALL SELECT bucket, NULL, 0, 0, -1, 0 FROM (SELECT DISTINCT w.bucket, w.minute, w.chain_id, w.asset_id, oa.address
-         FROM partial w JOIN output_addresses oa ON oa.output_id = w.id WHERE w.sign < 0 AND oa.output_id = ANY(ARRAY(SELECT id FROM partial WHERE sign < 0))
+      : `UNION ALL SELECT bucket, NULL, 0, 0, -count(*), 0 FROM (SELECT DISTINCT w.bucket, w.minute, w.chain_id, w.asset_id, oa.address
+         FROM partial w CROSS JOIN LATERAL (SELECT oa.address FROM output_addresses oa WHERE oa.output_id = w.id OFFSET 0) oa WHERE w.sign < 0
           AND NOT EXISTS (SELECT 1 FROM address_transactions at JOIN outputs io ON io.transaction_id = at.transaction_id
                 JOIN output_addresses ioa ON ioa.output_id = io.id AND ioa.address = at.address
                WHERE at.address = oa.address AND at.accepted_at >= w.piece_first AND at.accepted_at <= w.piece_last
-                 AND io.accepted_at >= w.piece_first AND io.accepted_at <= w.piece_last AND io.asset_id = w.asset_id AND io.created_on_chain_id = w.chain_id)) d`;
+                 AND io.accepted_at >= w.piece_first AND io.accepted_at <= w.piece_last AND io.asset_id = w.asset_id AND io.created_on_chain_id = w.chain_id)) d GROUP BY bucket`;
   // Per interval and over the window (its row has grouping(bucket) = 1), or over the window only.
   // An interval counts as active when it holds outputs or transactions: one whose rows a minute's
   // kept row and the rows outside the window cancel (all outside) is left out, as it has none.
@@ -230,6 +230,9 @@ async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: Aggreg
     p.intervalSize === undefined
       ? ["()", "1 AS whole_window, '0'"]
       : ["GROUPING SETS ((bucket), ()) HAVING grouping(bucket) = 1 OR sum(outputs) <> 0 OR sum(transactions) <> 0", "grouping(bucket) AS whole_window, bucket::text"];
+  // Each set of rows from the tables (the partial minutes' outputs, owners and transactions) is
+  // summed per bucket before the union, so the final grouping (its count of distinct assets sorts
+  // its input) reads a few rows per interval instead of one per row of the partial minutes.
   const rows = await db.query(
     `WITH partial AS (${minutes.partialRows(
       (rows) => `SELECT ${bucket("o.accepted_at")} AS bucket, o.id, o.transaction_id, o.asset_id, o.amount,
@@ -243,10 +246,12 @@ async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: Aggreg
        SELECT ${bucket("m.minute")}, ${keptAsset}, CASE WHEN m.asset_id = ${volumeAsset} THEN m.volume ELSE 0 END, m.outputs, m.owners,
               ${asset === undefined ? "0::bigint" : "m.transactions"}
          FROM explorer_minute_outputs m WHERE ${minutes.wholeMinutes("m.minute", "outputs")}${outputFilter("m.chain_id", "m.asset_id")}
-       UNION ALL SELECT bucket, CASE WHEN sign > 0 THEN asset_id END, sign * CASE WHEN asset_id = ${volumeAsset} THEN amount ELSE 0 END, sign, 0, 0 FROM partial
-       -- the partial minutes' owners, once per minute, chain and asset, by their outputs' keys (never by scanning the owners)
-       UNION ALL SELECT bucket, NULL, 0, 0, 1, 0 FROM (SELECT DISTINCT w.bucket, w.minute, w.chain_id, w.asset_id, oa.address
-         FROM partial w JOIN output_addresses oa ON oa.output_id = w.id WHERE w.sign > 0 AND oa.output_id = ANY(ARRAY(SELECT id FROM partial WHERE sign > 0))) d
+       UNION ALL SELECT bucket, CASE WHEN sign > 0 THEN asset_id END, sign * CASE WHEN asset_id = ${volumeAsset} THEN sum(amount) ELSE 0 END, sign * count(*), 0, 0
+         FROM partial GROUP BY bucket, asset_id, sign
+       -- the partial minutes' owners, once per minute, chain and asset, by their outputs' keys (never by scanning the owners:
+       -- OFFSET 0 keeps the lateral subquery an index probe per output, which no join order can turn into a scan)
+       UNION ALL SELECT bucket, NULL, 0, 0, count(*), 0 FROM (SELECT DISTINCT w.bucket, w.minute, w.chain_id, w.asset_id, oa.address
+         FROM partial w CROSS JOIN LATERAL (SELECT oa.address FROM output_addresses oa WHERE oa.output_id = w.id OFFSET 0) oa WHERE w.sign > 0) d GROUP BY bucket
        ${ownersOutside}
        ${transactions})
      SELECT ${windowColumns} AS bucket, coalesce(sum(volume), 0)::text AS volume, sum(outputs) AS outputs,

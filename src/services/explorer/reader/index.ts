@@ -21,7 +21,7 @@ import type {
   TransactionRecord,
   TxfeeAggregatesAnswer,
 } from "../records";
-import { listAddresses, readAddress, readAddressChains } from "./addresses";
+import { listAddresses, listAddressesText, readAddress, readAddressChains } from "./addresses";
 import { readAggregates, readTxfeeAggregates } from "./aggregates";
 import { listAssets, readAsset, readAssetHolders, type AssetHolder } from "./assets";
 import { listCBlocks, readCBlock } from "./c-blocks";
@@ -59,6 +59,8 @@ export interface ExplorerReader {
   /** Over the given chains (all when omitted or empty); chainID is the chain when exactly one is given. */
   address(address: string, chainIds?: string[]): Promise<AddressRecord | undefined>;
   addresses(params: AddressesParams): Promise<Page<AddressRecord>>;
+  /** The same page, its records as the JSON array text the API answers (not parsed). */
+  addressesText(params: AddressesParams): Promise<{ items: JsonText; next?: string }>;
   /** Every asked address is a key; [] when it appeared on no chain. */
   addressChains(addresses: string[]): Promise<Record<string, string[]>>;
   asset(id: string): Promise<AssetRecord | undefined>;
@@ -84,6 +86,7 @@ export function createExplorerReader(db: SqlQueries, context: ExplorerContext): 
     outputs: (params) => listOutputs(db, params),
     address: (address, chainIds = []) => readAddress(db, address, chainIds),
     addresses: (params) => listAddresses(db, params),
+    addressesText: (params) => listAddressesText(db, params),
     addressChains: (addresses) => readAddressChains(db, addresses),
     asset: (id) => readAsset(db, id),
     assets: (params) => listAssets(db, params),
