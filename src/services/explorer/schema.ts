@@ -16,6 +16,8 @@
  */
 import type { SqlDatabase } from "../sql/database";
 import { migrate } from "../sql/migrations";
+import { INGESTER_CONSTRAINTS_MIGRATION } from "./schema-ingest-constraints";
+import { INGESTER_SPENDS_MIGRATION } from "./schema-ingest-spends";
 import { INGESTER_TOTALS_MIGRATION } from "./schema-ingest-totals";
 import { INGESTER_WRITES_MIGRATION } from "./schema-ingest-writes";
 import { READS_MIGRATION } from "./schema-reads";
@@ -218,6 +220,8 @@ export const EXPLORER_MIGRATIONS: readonly string[] = [
   READS_AT_SCALE_MIGRATION,
   INGESTER_WRITES_MIGRATION,
   INGESTER_TOTALS_MIGRATION,
+  INGESTER_SPENDS_MIGRATION,
+  INGESTER_CONSTRAINTS_MIGRATION,
 ];
 
 /** The tables whose size follows the chain's (all but the chains, the progress, the assets and their totals). */
