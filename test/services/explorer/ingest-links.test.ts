@@ -66,4 +66,9 @@ describe("explorer ingest: outputs and the inputs spending them, stored in eithe
     expect(kept[0]).to.deep.equal([`local1someone  ${ASSET} 15 15 0 0 6`, `local1someone ${X} ${ASSET} 15 15 0 0 6`]);
     expect(kept).to.deep.equal(recounted);
   });
+
+  it("keeps in the ledger only the rows of an import stored before the export it spends (the others were closed in their page)", async () => {
+    const [named] = await db.query("SELECT array_agg(DISTINCT transaction_id ORDER BY transaction_id) AS ids FROM address_asset_transactions");
+    expect(named!.ids).to.deep.equal(["import2"]);
+  });
 });

@@ -16,6 +16,14 @@
  * - a (address, asset, transaction, chain) row new to the ledger adds a transaction on that
  *   chain, and over all chains once per (address, asset, transaction) the ledger held on no
  *   chain before (summing the triggers' statements of a page gives the same counts as one);
+ * - but a transaction this page added and closed (closedTransactions: every input linked here)
+ *   gains no row later, so its rows are counted here and not written to the ledger: the ledger
+ *   held none of them (its rows come from its outputs, added with it, and from outputs linked to
+ *   its inputs, all linked here) and no later page adds one (an output is linked once; its
+ *   outputs' owners are added with them). The ledger is then the rows of transactions that may
+ *   still gain rows (an import stored before the export it spends), not one per address, asset
+ *   and transaction: that was a row and a wide index entry per owner and transaction, the
+ *   page's largest statement and one growing with the chain.
  * - an asset's supply: a new output adds its amount, less it when the contract chain created
  *   it; a redeemed one takes its amount away unless the contract chain spent it (the contract
  *   chain's ID read by the statement, from `chains`, as the triggers read it).
@@ -59,6 +67,14 @@ export interface PageChanges {
   storedOwners: ReadonlyMap<string, readonly string[]>;
   /** Outputs not inserted by this page that gained owner rows, as they stood (unredeemed or by whom). */
   storedOutputs: ReadonlyMap<string, TotalledOutput & { redeemerId: string | null }>;
+  /** Transactions this page inserted whose every input it linked (closedTransactions). */
+  closed: ReadonlySet<string>;
+}
+
+/** The transactions inserted by this page whose inputs were all linked by it: no row of the ledger will name them later. */
+export function closedTransactions(txs: readonly TransactionRow[], inserted: ReadonlySet<string>, redeemed: readonly RedeemedOutput[]): Set<string> {
+  const linked = new Set(redeemed.map((r) => `${r.redeemerId} ${r.id}`));
+  return new Set(txs.filter((t) => inserted.has(t.id) && t.inputs.every((i) => linked.has(`${t.id} ${i.outputId}`))).map((t) => t.id));
 }
 
 /** A change of an asset's supply; with a chain, only when that chain is the contract chain. */
@@ -76,6 +92,8 @@ interface Money {
   sent: bigint;
   balance: bigint;
   utxos: number;
+  /** Transactions counted in the page (closed ones; the ledger's are counted by the statement). */
+  transactions: number;
 }
 
 /** The output IDs whose owner rows were added by this page although the output was stored before. */
@@ -100,7 +118,7 @@ function summed(page: PageChanges): { money: Money[]; ledger: string[][]; supply
   const move = (address: string, output: TotalledOutput, change: { received: bigint; sent: bigint; balance: bigint; utxos: number }) => {
     for (const chainId of [output.chainId, ""]) {
       const key = `${address} ${chainId} ${output.assetId}`;
-      const entry = money.get(key) ?? { address, chainId, assetId: output.assetId, received: 0n, sent: 0n, balance: 0n, utxos: 0 };
+      const entry = money.get(key) ?? { address, chainId, assetId: output.assetId, received: 0n, sent: 0n, balance: 0n, utxos: 0, transactions: 0 };
       entry.received += change.received;
       entry.sent += change.sent;
       entry.balance += change.balance;
@@ -108,8 +126,22 @@ function summed(page: PageChanges): { money: Money[]; ledger: string[][]; supply
       money.set(key, entry);
     }
   };
-  const count = (address: string, output: TotalledOutput, transactionId: string) =>
-    ledger.set(`${address} ${output.assetId} ${transactionId} ${output.chainId}`, [address, output.assetId, transactionId, output.chainId]);
+  // Rows of closed transactions: counted here, once per chain and once over all chains.
+  const countedHere = new Set<string>();
+  const count = (address: string, output: TotalledOutput, transactionId: string) => {
+    if (!page.closed.has(transactionId)) {
+      ledger.set(`${address} ${output.assetId} ${transactionId} ${output.chainId}`, [address, output.assetId, transactionId, output.chainId]);
+      return;
+    }
+    for (const chainId of [output.chainId, ""]) {
+      const key = `${address} ${chainId} ${output.assetId}`;
+      if (countedHere.has(`${key} ${transactionId}`)) continue;
+      countedHere.add(`${key} ${transactionId}`);
+      const entry = money.get(key) ?? { address, chainId, assetId: output.assetId, received: 0n, sent: 0n, balance: 0n, utxos: 0, transactions: 0 };
+      entry.transactions += 1;
+      money.set(key, entry);
+    }
+  };
   const created = new Map<string, TotalledOutput>();
   for (const t of page.txs) {
     for (const o of t.outputs) {
@@ -169,7 +201,7 @@ export async function writeRunningTotals(q: SqlQueries, page: PageChanges): Prom
         GROUP BY 1 ORDER BY 1
        ON CONFLICT (asset_id) DO UPDATE SET supply = s.supply + EXCLUDED.supply RETURNING 1),
      changes (address, chain_id, asset_id, received, sent, balance, utxos, transactions) AS (
-       SELECT m.*, 0::bigint FROM unnest($5::text[], $6::text[], $7::text[], $8::numeric[], $9::numeric[], $10::numeric[], $11::bigint[]) AS m
+       SELECT m.* FROM unnest($5::text[], $6::text[], $7::text[], $8::numeric[], $9::numeric[], $10::numeric[], $11::bigint[], $15::bigint[]) AS m
        UNION ALL
        SELECT address, chain_id, asset_id, 0, 0, 0, 0, count(*) FROM counted GROUP BY 1, 2, 3
        UNION ALL
@@ -193,6 +225,7 @@ export async function writeRunningTotals(q: SqlQueries, page: PageChanges): Prom
       arrayLiteral(supply.map((c) => c.assetId)),
       arrayLiteral(supply.map((c) => c.chainId)),
       arrayLiteral(supply.map((c) => c.change.toString())),
+      arrayLiteral(money.map((m) => m.transactions)),
     ],
   );
 }
