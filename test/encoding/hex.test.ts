@@ -26,6 +26,17 @@ describe("encoding/hex", () => {
       expect(bytesToHex(buffer.subarray(1, 3))).to.equal("0x0203");
     });
 
+    it("encodes a long view (Node's native path) by its own bytes, as byte by byte", () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ minLength: 32, maxLength: 400 }), fc.nat(8), fc.nat(8), (bytes, head, tail) => {
+          const inside = new Uint8Array(head + bytes.length + tail).fill(0xee);
+          inside.set(bytes, head);
+          const view = inside.subarray(head, head + bytes.length);
+          expect(bytesToHex(view)).to.equal(`0x${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`);
+        }),
+      );
+    });
+
     it("rejects non-byte-array input", () => {
       expectEncodingError(() => bytesToHex("0x00" as unknown as Uint8Array), "invalid byte array", "expected a Uint8Array");
     });
@@ -43,6 +54,30 @@ describe("encoding/hex", () => {
           const hex = bytesToHex(bytes);
           expect(hexToBytes(hex)).to.deep.equal(bytes);
           expect(bytesToHex(hexToBytes(mixCase(hex, upper)))).to.equal(hex);
+        }),
+      );
+    });
+
+    it("decodes a long input (Node's native path) to the bytes it spells, in any letter case", () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ minLength: 32, maxLength: 400 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), (bytes, upper) => {
+          const hex = `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+          const decoded = hexToBytes(mixCase(hex, upper));
+          expect(decoded).to.deep.equal(bytes);
+          expect(decoded.byteOffset).to.equal(0);
+          expect(decoded.buffer.byteLength).to.equal(bytes.length);
+        }),
+      );
+    });
+
+    it("refuses a long input with one bad character anywhere, naming it and its position", () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ minLength: 32, maxLength: 200 }), fc.nat(), fc.constantFrom(..."gGzx -+\n\u00e9"), (bytes, at, bad) => {
+          const hex = bytesToHex(bytes);
+          const position = 2 + (at % (hex.length - 2));
+          const text = hex.slice(0, position) + bad + hex.slice(position + 1);
+          expect(isHex(text)).to.equal(false);
+          expectEncodingError(() => hexToBytes(text), `invalid hex character ${JSON.stringify(bad)} at position ${position}`);
         }),
       );
     });
