@@ -19,6 +19,7 @@ import { firstRequestMs, type LatencyMeasure, measureLatency } from "./explorer-
 import { explainReads, samplePlanData, type PlanFinding } from "./explorer-plans";
 import { startStandInNodeProcess } from "./explorer-stand-in-process";
 import { processTreeCpuMs } from "./process-cpu";
+import { underTypeCheckingTsNode } from "./ts-node-mode";
 
 /** Targets of issue 28 with 20 concurrent clients. */
 export const SCALE_TARGETS = { apiP95Ms: 100, pageP95Ms: 200, curveRatioMax: 1.5, containersPerSecond: 3000 };
@@ -89,6 +90,9 @@ function scalePaths(ids: { transactionId: string; outputId: string; address: str
 
 export async function measureScale(options: ScaleOptions): Promise<ScaleReport> {
   const { log } = options;
+  if (underTypeCheckingTsNode()) {
+    log("WARNING: this process runs under ts-node's type checker (about 250 MB of heap beside the explorer's, which slows its collections): run `npm run bench -- explorer ...` or `npx ts-node --transpile-only bench/run.ts explorer ...` for figures as a user's explorer has them");
+  }
   const tenth = Math.max(1, Math.floor(options.containers / 10));
   log(`generating the stand-in node's index in its own process: ${options.containers} signed exchange-chain transactions...`);
   const node = await startStandInNodeProcess(options.containers, 1000, tenth, log);
