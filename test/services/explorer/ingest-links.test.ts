@@ -1,8 +1,7 @@
 import { expect } from "chai";
 import { storeTransactions } from "../../../src/services/explorer/ingest/store";
 import type { OutputRow, TransactionRow } from "../../../src/services/explorer/ingest/rows";
-import { migrateExplorer, type SqlDatabase } from "../../../src/services/explorer";
-import { openPgliteDatabase } from "../../../src/services/sql/pglite-database";
+import { migratedExplorerDatabase } from "./migrated-database";
 import { totalsAndRecount } from "./totals-oracle";
 
 /**
@@ -23,37 +22,31 @@ function exported(id: string, txId: string): OutputRow {
 
 describe("explorer ingest: outputs and the inputs spending them, stored in either order", function () {
   this.timeout(60_000);
-  let db: SqlDatabase;
-  before(async () => {
-    db = await openPgliteDatabase(undefined);
-    await migrateExplorer(db);
-    // The contract chain known, so the supply counts its exports (running-totals.ts).
-    await db.query("INSERT INTO chains (id, alias, vm, network_id) VALUES ($1, 'X', 'avm', 1), ($2, 'C', 'evm', 1)", [X, C]);
-  });
-  after(async () => db?.close());
+  // The contract chain known, so the supply counts its exports (running-totals.ts).
+  const db = migratedExplorerDatabase((database) => database.query("INSERT INTO chains (id, alias, vm, network_id) VALUES ($1, 'X', 'avm', 1), ($2, 'C', 'evm', 1)", [X, C]));
 
   const exportTx = (n: number) => tx(`export${n}`, C, "export", { destinationChainId: X, outputs: [exported(`out${n}`, `export${n}`)] });
   const importTx = (n: number) =>
     tx(`import${n}`, X, "import", { acceptedAt: 2000, sourceChainId: C, inputs: [{ position: 0, outputId: `out${n}`, transactionId: `export${n}`, outputIndex: 1, assetId: ASSET, amount: 5n }] });
-  const link = async (n: number) => (await db.query("SELECT redeeming_transaction_id, redeemed_at::int AS at FROM outputs WHERE id = $1", [`out${n}`]))[0];
+  const link = async (n: number) => (await db().query("SELECT redeeming_transaction_id, redeemed_at::int AS at FROM outputs WHERE id = $1", [`out${n}`]))[0];
 
   it("links an output to the import stored after it", async () => {
-    await db.transaction((q) => storeTransactions(q, [exportTx(1)]));
+    await db().transaction((q) => storeTransactions(q, [exportTx(1)]));
     expect(await link(1)).to.deep.equal({ redeeming_transaction_id: null, at: null });
-    await db.transaction((q) => storeTransactions(q, [importTx(1)]));
+    await db().transaction((q) => storeTransactions(q, [importTx(1)]));
     expect(await link(1)).to.deep.equal({ redeeming_transaction_id: "import1", at: 2000 });
   });
 
   it("links an output to the import stored before it", async () => {
-    await db.transaction((q) => storeTransactions(q, [importTx(2)]));
-    await db.transaction((q) => storeTransactions(q, [exportTx(2)]));
+    await db().transaction((q) => storeTransactions(q, [importTx(2)]));
+    await db().transaction((q) => storeTransactions(q, [exportTx(2)]));
     expect(await link(2)).to.deep.equal({ redeeming_transaction_id: "import2", at: 2000 });
   });
 
   it("stores nothing twice when a batch is stored again", async () => {
-    await db.transaction((q) => storeTransactions(q, [exportTx(3), importTx(3)]));
-    await db.transaction((q) => storeTransactions(q, [exportTx(3), importTx(3)]));
-    const [counts] = await db.query(
+    await db().transaction((q) => storeTransactions(q, [exportTx(3), importTx(3)]));
+    await db().transaction((q) => storeTransactions(q, [exportTx(3), importTx(3)]));
+    const [counts] = await db().query(
       "SELECT (SELECT count(*) FROM transactions WHERE id IN ('export3', 'import3'))::int AS txs, (SELECT count(*) FROM output_addresses WHERE output_id = 'out3')::int AS owners, (SELECT count(*) FROM address_transactions WHERE address = 'local1someone')::int AS touched",
     );
     expect(counts).to.deep.equal({ txs: 2, owners: 1, touched: 3 });
@@ -61,14 +54,14 @@ describe("explorer ingest: outputs and the inputs spending them, stored in eithe
   });
 
   it("keeps the running totals the rows recount to, whichever of an output and its spender was stored first", async () => {
-    const { kept, recounted } = await totalsAndRecount(db);
+    const { kept, recounted } = await totalsAndRecount(db());
     // The owner of the three exported outputs, on the exchange chain and over all chains; one asset.
     expect(kept[0]).to.deep.equal([`local1someone  ${ASSET} 15 15 0 0 6`, `local1someone ${X} ${ASSET} 15 15 0 0 6`]);
     expect(kept).to.deep.equal(recounted);
   });
 
   it("keeps in the ledger only the rows of an import stored before the export it spends (the others were closed in their page)", async () => {
-    const [named] = await db.query("SELECT array_agg(DISTINCT transaction_id ORDER BY transaction_id) AS ids FROM address_asset_transactions");
+    const [named] = await db().query("SELECT array_agg(DISTINCT transaction_id ORDER BY transaction_id) AS ids FROM address_asset_transactions");
     expect(named!.ids).to.deep.equal(["import2"]);
   });
 });
