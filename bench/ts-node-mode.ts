@@ -1,7 +1,7 @@
 /**
  * Whether this process runs under ts-node's type checker. The explorer benchmark runs the
- * explorer in its own process, and the checker keeps the whole program's types in the heap
- * (about 250 MB): every major collection of the explorer's heap then marks them too, which set
+ * explorer in the benchmark's own process, where the checker keeps the whole program's types in
+ * the heap (about 250 MB): every major collection of the explorer's heap then marks them too, which set
  * the transaction lists' p95 (major collections come often, as each list answer is a 250 KB
  * string). A user's explorer carries none of that, so the benchmarks run with
  * `ts-node --transpile-only` (as `npm run bench` does), and say so when they do not.
