@@ -19,6 +19,12 @@ function pipelineBehaviour(open: () => Promise<SqlDatabase>): void {
   });
   after(async () => db?.close());
   beforeEach(async () => db.query("DELETE FROM pipeline_rows"));
+  /** The error a transaction running `work` on a pipeline fails with (undefined when it commits). */
+  const failureOf = (work: (pipeline: StatementPipeline) => Promise<unknown>) =>
+    db.transaction((tx) => work(new StatementPipeline(tx))).then(
+      () => undefined,
+      (error: Error) => error,
+    );
 
   it("runs the statements in the order sent: a statement awaited sees every write sent before it", async () => {
     const seen = await db.transaction(async (tx) => {
@@ -32,33 +38,21 @@ function pipelineBehaviour(open: () => Promise<SqlDatabase>): void {
   });
 
   it("fails an awaited statement with the first failure of those sent before it, not the aborted transaction's", async () => {
-    const failure = await db
-      .transaction(async (tx) => {
-        const pipeline = new StatementPipeline(tx);
-        pipeline.send("INSERT INTO pipeline_rows (n) VALUES (1)");
-        pipeline.send("INSERT INTO pipeline_rows (n) VALUES (1)");
-        pipeline.send("INSERT INTO pipeline_rows (n) VALUES (2)");
-        await pipeline.query("SELECT 1");
-      })
-      .then(
-        () => undefined,
-        (error: Error) => error,
-      );
+    const failure = await failureOf(async (pipeline) => {
+      pipeline.send("INSERT INTO pipeline_rows (n) VALUES (1)");
+      pipeline.send("INSERT INTO pipeline_rows (n) VALUES (1)");
+      pipeline.send("INSERT INTO pipeline_rows (n) VALUES (2)");
+      await pipeline.query("SELECT 1");
+    });
     expect(failure?.message).to.match(/duplicate key/);
   });
 
   it("commits nothing of a page whose last statement sent fails: drain meets it before the commit", async () => {
-    const failure = await db
-      .transaction(async (tx) => {
-        const pipeline = new StatementPipeline(tx);
-        pipeline.send("INSERT INTO pipeline_rows (n) VALUES (1)");
-        pipeline.send("INSERT INTO pipeline_rows (n) VALUES (1 / 0)");
-        await pipeline.drain();
-      })
-      .then(
-        () => undefined,
-        (error: Error) => error,
-      );
+    const failure = await failureOf(async (pipeline) => {
+      pipeline.send("INSERT INTO pipeline_rows (n) VALUES (1)");
+      pipeline.send("INSERT INTO pipeline_rows (n) VALUES (1 / 0)");
+      await pipeline.drain();
+    });
     expect(failure?.message).to.match(/division by zero/);
     expect(await db.query("SELECT count(*)::int AS count FROM pipeline_rows")).to.deep.equal([{ count: 0 }]);
   });
