@@ -28,7 +28,7 @@ const HEX_STRING = /^0x[0-9a-fA-F]*$/;
 /** Node's Buffer, which converts hex natively; absent in a browser, where the loops serve. */
 const NodeBuffer: typeof Buffer | undefined = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
-/** From this many bytes, Buffer's native conversion beats the loops even when they are compiled. */
+/** From this many bytes Buffer converts; shorter values (keys, hashes' parts) keep the loops. Measured only for long values (a 24 KB contract: 6 ms to 0.5 ms in a fresh process). */
 const NATIVE_FROM_BYTES = 32;
 
 function nibbleAt(text: string, index: number): number {

@@ -6,7 +6,7 @@ import { Pool, type PoolClient } from "pg";
 import type { SqlDatabase, SqlQueries, SqlRow } from "./database";
 
 /** The most connections a service holds to the server. */
-export const POOL_CONNECTIONS = 10;
+const POOL_CONNECTIONS = 10;
 
 export async function openPostgresDatabase(url: string): Promise<SqlDatabase> {
   // Idle connections are kept (pg's default closes them after 10 s): after every quiet spell the
