@@ -335,6 +335,9 @@ export interface Hardhat3SuiteRun {
   result: SuiteResultLine;
 }
 
+/** The class of the provider the plugin gives a connection to an in-process network. */
+const IN_PROCESS_PROVIDER = "InProcessProvider";
+
 /** A run whose output did not show the expected result; carries the end of that output. */
 export class Hardhat3SuiteCheckError extends Error {}
 
@@ -370,6 +373,9 @@ export async function runHardhat3SuiteOnce(
   if (options.tmpdir !== undefined) env.TMPDIR = options.tmpdir;
   const ran = await runProcess(command, args, { cwd: projectDir, env, timeoutMs: options.timeoutMs ?? 5 * 60_000 });
   const { problems, passing, result } = checkSuiteOutput(HARDHAT3_ERC20_SUITE, network, options.expected ?? HARDHAT3_ERC20_SUITE.tests, ran, ran.output);
+  // The nativekit network is connected by the plugin itself (in-process-connections.ts), not through Hardhat's HTTP provider.
+  const provider = (result as { provider?: unknown } | undefined)?.provider;
+  if (result !== undefined && network !== "default" && provider !== IN_PROCESS_PROVIDER) problems.push(`the connection's provider is ${String(provider)}, not the plugin's ${IN_PROCESS_PROVIDER}`);
   if (problems.length > 0) {
     throw new Hardhat3SuiteCheckError(`${command} ${args.join(" ")}: ${problems.join("; ")}; the end of its output:\n${stripAnsi(ran.output).slice(-4000)}`);
   }

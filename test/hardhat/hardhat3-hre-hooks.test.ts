@@ -3,7 +3,7 @@ import { expect } from "chai";
 import { resolveNativekitConfig } from "../../src/hardhat/config";
 import type { EngineThread } from "../../src/hardhat/hardhat3/engine-thread";
 import { createHreHooks } from "../../src/hardhat/hardhat3/hre-hooks";
-import type { CreatedRuntime, HardhatRuntimeEnvironmentHooks, HookContext } from "../../src/hardhat/hardhat3/types";
+import type { CreatedRuntime, HardhatRuntimeEnvironmentHooks } from "../../src/hardhat/hardhat3/types";
 
 /** A thread that records what it was asked to prepare. */
 function recordingThread(): { thread: () => EngineThread; prepared: unknown[] } {
@@ -19,7 +19,7 @@ function runtime(network: string | undefined, workerThread = true): CreatedRunti
 
 describe("Hardhat 3 runtime-environment hooks", () => {
   const created = async (hre: CreatedRuntime, thread: () => EngineThread) =>
-    (createHreHooks(thread) as HardhatRuntimeEnvironmentHooks).created({ config: hre.config } as HookContext, hre);
+    (createHreHooks(thread) as HardhatRuntimeEnvironmentHooks).created({ config: hre.config } as Parameters<HardhatRuntimeEnvironmentHooks["created"]>[0], hre);
 
   it("prepares the engine thread with the run's config when --network names an in-process network", async () => {
     for (const network of ["nativekit", "nativekit2"]) {
@@ -42,5 +42,25 @@ describe("Hardhat 3 runtime-environment hooks", () => {
     const { thread, prepared } = recordingThread();
     await created(runtime("nativekit", false), thread);
     expect(prepared).to.deep.equal([]);
+  });
+
+  it("answers network.create() of an in-process network itself once Hardhat's hook manager is there, and leaves hre.network as it is otherwise", async () => {
+    const { thread } = recordingThread();
+    const builtinCalls: unknown[] = [];
+    const builtin = { create: async (params?: unknown) => (builtinCalls.push(params), { id: 0 }), getOrCreate: async () => ({ id: 0 }) } as unknown as NonNullable<CreatedRuntime["network"]>;
+    const without = { ...runtime("nativekit", false), network: builtin };
+    await created(without, thread);
+    expect(without.network).to.equal(builtin);
+
+    const plain = runtime("nativekit", false);
+    const withHooks = { ...plain, config: { ...plain.config, networks: { nativekit: { type: "http" } } }, network: builtin };
+    const chains = { runHandlerChain: async (_category: string, _hook: string, _params: unknown[], last: () => Promise<unknown>) => last() };
+    const context = { config: withHooks.config, hooks: chains } as unknown as Parameters<HardhatRuntimeEnvironmentHooks["created"]>[0];
+    await (createHreHooks(thread) as HardhatRuntimeEnvironmentHooks).created(context, withHooks);
+    expect(withHooks.network).to.not.equal(builtin);
+    const connection = await withHooks.network.create();
+    expect(connection.networkName).to.equal("nativekit");
+    await withHooks.network.create("localhost");
+    expect(builtinCalls).to.deep.equal(["localhost"]);
   });
 });

@@ -641,7 +641,7 @@ async function main(): Promise<number> {
                   const ran = await runHardhat3SuiteOnce(dir, network, { grep: "faucet", expected: 5, nodeBinDirectory: node22Bin });
                   // 1 deployment (loadFixture deploys once), 4 tests claim twice and 1 once; 2 are refused and mined reverting.
                   check(ran.result.sent === 8 && ran.result.rejected === 2, `on ${network}: ${ran.result.sent} sent and ${ran.result.rejected} rejected, expected 8 and 2`);
-                  console.log(`  ${network}: 5 passing, ${ran.result.sent} sent, ${ran.result.rejected} rejected`);
+                  console.log(`  ${network}: 5 passing, ${ran.result.sent} sent, ${ran.result.rejected} rejected, provider ${(ran.result as { provider?: string }).provider}`);
                 }
               },
             },

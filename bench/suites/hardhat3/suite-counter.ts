@@ -39,6 +39,8 @@ export interface SuiteResultLine {
   providerInitMs: number;
   /** From then to the end of the file's last test: the tests' own time. */
   testsMs: number;
+  /** The class of the connection's provider: the plugin's own (InProcessProvider) on nativekit, Hardhat's EdrProvider on its network. */
+  provider: string;
 }
 
 const TX_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction"]);
@@ -75,7 +77,7 @@ export function countTransactions(suite: string, connection: NetworkConnection):
   });
   after(() => {
     const testsMs = performance.now() - testsStarted;
-    const line: SuiteResultLine = { suite, network: connection.networkName, tests, ...counts, providerInitMs, testsMs };
+    const line: SuiteResultLine = { suite, network: connection.networkName, tests, ...counts, providerInitMs, testsMs, provider: provider.constructor.name };
     console.log(`${RESULT_MARKER} ${JSON.stringify(line)}`);
   });
 }

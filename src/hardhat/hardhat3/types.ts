@@ -76,6 +76,31 @@ export interface Hardhat3HookManager {
   runParallelHandlers(category: "network", hook: "onGasMeasurement", params: [measurement: GasMeasurement]): Promise<unknown[]>;
 }
 
+/**
+ * Running the network hooks' handler chains, as Hardhat's network manager does for a connection
+ * it creates: every plugin's handler in turn, then `defaultImplementation` at the end of the chain.
+ */
+export interface Hardhat3NetworkHookChains {
+  runHandlerChain(
+    category: "network",
+    hook: "newConnection",
+    params: [],
+    defaultImplementation: (context: HookContext) => Promise<NetworkConnection>,
+  ): Promise<NetworkConnection>;
+  runHandlerChain(
+    category: "network",
+    hook: "onRequest",
+    params: [connection: NetworkConnection, request: JsonRpcRequest],
+    defaultImplementation: (context: HookContext, connection: NetworkConnection, request: JsonRpcRequest) => Promise<JsonRpcResponse>,
+  ): Promise<JsonRpcResponse>;
+  runHandlerChain(
+    category: "network",
+    hook: "closeConnection",
+    params: [connection: NetworkConnection],
+    defaultImplementation: (context: HookContext, connection: NetworkConnection) => Promise<void>,
+  ): Promise<void>;
+}
+
 export interface JsonRpcRequest {
   jsonrpc: "2.0";
   id: number | string;
@@ -94,6 +119,8 @@ export interface Eip1193Provider {
 export interface NetworkConnection {
   id: number;
   networkName: string;
+  /** The chain type the connection was made for ("generic", "l1", "op"). */
+  chainType?: string;
   /** The connection's resolved network config (its `type`: "http" or "edr-simulated"). */
   networkConfig?: { type?: string; [field: string]: unknown };
   provider: Eip1193Provider;
@@ -125,15 +152,37 @@ export interface NetworkHooks {
   closeConnection(context: HookContext, connection: NetworkConnection, next: (context: HookContext, connection: NetworkConnection) => Promise<void>): Promise<void>;
 }
 
+/** What `network.create()` and `network.getOrCreate()` take (hardhat/types/network). */
+export interface NetworkConnectionParams {
+  network?: string;
+  chainType?: string;
+  override?: Record<string, unknown>;
+}
+
+/** Hardhat 3's `hre.network` (hardhat/types/network `NetworkManager`), as far as this plugin calls it. */
+export interface Hardhat3NetworkManager {
+  create(networkOrParams?: string | NetworkConnectionParams): Promise<NetworkConnection>;
+  getOrCreate(networkOrParams?: string | NetworkConnectionParams): Promise<NetworkConnection>;
+}
+
+/** A network's resolved config, as far as choosing who connects it needs. */
+export interface Hardhat3NetworkConfig {
+  type?: string;
+  chainType?: string;
+  [field: string]: unknown;
+}
+
 /** What the `hre` hooks read of the runtime environment Hardhat has just created. */
 export interface CreatedRuntime {
-  config: Hardhat3ResolvedConfig;
+  config: Hardhat3ResolvedConfig & { networks?: Record<string, Hardhat3NetworkConfig>; defaultChainType?: string };
   /** `--network` (Hardhat 3.18 declares it a string; empty or absent when not given). */
   globalOptions: { network?: string };
+  /** Set by Hardhat's own `created` handler, which runs before any plugin's. */
+  network?: Hardhat3NetworkManager;
 }
 
 export interface HardhatRuntimeEnvironmentHooks {
-  created(context: HookContext, hre: CreatedRuntime): Promise<void>;
+  created(context: HookContext & { hooks?: Hardhat3NetworkHookChains }, hre: CreatedRuntime): Promise<void>;
 }
 
 /** What a task's action receives of the runtime environment. */
