@@ -8,7 +8,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { encodeCb58 } from "../../../encoding";
 import { parseSignedTx, producedUtxos, TypeId, type UnsignedTx } from "../../../utxo/codec";
 import type { ExplorerContext } from "../context";
-import { credentialRows, hexOf, inputRows, nativeFee, outputRow, referencedInput, spendSigners } from "./outputs";
+import { credentialRows, hexOf, inputRows, nativeFee, outputRow, referencedInput, repeatedIdOf, spendSigners } from "./outputs";
 import type { AssetRow, InputRow, TransactionRow } from "./rows";
 
 const TYPE_NAMES: Record<UnsignedTx["typeId"], string> = {
@@ -26,7 +26,7 @@ export function decodeExchangeTx(context: ExplorerContext, bytes: Uint8Array, ac
   const parsed = parseSignedTx(bytes);
   const tx = parsed.tx.unsignedTx;
   const chainId = context.chains.X;
-  const id = encodeCb58(parsed.txId);
+  const id = repeatedIdOf(parsed.txId);
   const produced = producedUtxos(tx, parsed.txId);
   const destination = tx.typeId === TypeId.ExportTx ? encodeCb58(tx.destinationChain) : null;
   const outputs = [
