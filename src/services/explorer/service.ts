@@ -29,7 +29,7 @@ export interface ExplorerServiceOptions {
   dataDir?: string;
   /** How often each index is polled when caught up (default 500 ms). */
   pollIntervalMs?: number;
-  /** Containers asked for per page (default 500). */
+  /** Containers asked for per page (default 1000). */
   pageSize?: number;
   /** Start following the node at once (default true). */
   autoStart?: boolean;

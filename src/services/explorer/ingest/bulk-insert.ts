@@ -114,9 +114,15 @@ function element(value: SqlValue): string {
   return value.indexOf('"') === -1 && value.indexOf("\\") === -1 ? `"${value}"` : `"${value.replace(/[\\"]/g, "\\$&")}"`;
 }
 
-/** Inserts the rows (ignoring those already there, or as `onConflict` says); answers the rows `returning` names. */
-export async function insertRows(q: SqlQueries, table: string, columns: readonly string[], rows: readonly SqlValue[][], onConflict = "ON CONFLICT DO NOTHING", returning = ""): Promise<SqlRow[]> {
-  if (rows.length === 0) return [];
+/** A statement and its parameters, built before it is sent. */
+export interface SqlStatement {
+  text: string;
+  params: SqlValue[];
+}
+
+/** The insert of the rows (ignoring those already there, or as `onConflict` says), answering the rows `returning` names; undefined for no rows. */
+export function insertStatement(table: string, columns: readonly string[], rows: readonly SqlValue[][], onConflict = "ON CONFLICT DO NOTHING", returning = ""): SqlStatement | undefined {
+  if (rows.length === 0) return undefined;
   const types = COLUMN_TYPES[table];
   if (types === undefined) throw new Error(`no column types for the table ${table}`);
   const arrays = columns.map((column, i) => {
@@ -124,8 +130,18 @@ export async function insertRows(q: SqlQueries, table: string, columns: readonly
     if (type === undefined) throw new Error(`no type for ${table}.${column}`);
     return { param: arrayLiteral(rows.map((row) => row[i] ?? null)), cast: `$${i + 1}::${type}[]` };
   });
-  return q.query(
-    `INSERT INTO ${table} (${columns.join(", ")}) SELECT * FROM unnest(${arrays.map((a) => a.cast).join(", ")}) ${onConflict} ${returning}`,
-    arrays.map((a) => a.param),
-  );
+  return {
+    text: `INSERT INTO ${table} (${columns.join(", ")}) SELECT * FROM unnest(${arrays.map((a) => a.cast).join(", ")}) ${onConflict} ${returning}`,
+    params: arrays.map((a) => a.param),
+  };
+}
+
+/** Runs a statement built before (none: no rows, none answered). */
+export async function run(q: SqlQueries, statement: SqlStatement | undefined): Promise<SqlRow[]> {
+  return statement === undefined ? [] : q.query(statement.text, statement.params);
+}
+
+/** Inserts the rows (ignoring those already there, or as `onConflict` says); answers the rows `returning` names. */
+export async function insertRows(q: SqlQueries, table: string, columns: readonly string[], rows: readonly SqlValue[][], onConflict = "ON CONFLICT DO NOTHING", returning = ""): Promise<SqlRow[]> {
+  return run(q, insertStatement(table, columns, rows, onConflict, returning));
 }

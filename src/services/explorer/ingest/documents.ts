@@ -39,25 +39,44 @@ function list(items: readonly string[]): string {
   return items.length === 0 ? "[]" : `[${items.join(", ")}]`;
 }
 
+/**
+ * The output's object, written once around its redeeming transaction's ID (the one member that
+ * changes): an output is written in its transaction's document and again in its spender's.
+ */
 function outputJson(o: { id: string; transactionId: string; outputIndex: string; assetId: string; outputType: string | null; amount: string | null; locktime: string | null; threshold: string | null; addresses: readonly string[]; acceptedAt: number; chainId: string; groupId: string | null; payload: string | null; stake: string | null }): OutputJson["text"] {
-  return (redeemer) =>
-    object([
-      ["id", str(o.id)],
-      ["transactionID", str(o.transactionId)],
-      ["outputIndex", num(o.outputIndex)],
-      ["assetID", str(o.assetId)],
-      ["outputType", num(o.outputType)],
-      ["amount", str(o.amount)],
-      ["locktime", num(o.locktime)],
-      ["threshold", num(o.threshold)],
-      ["addresses", list(o.addresses.map((a) => JSON.stringify(a)))],
-      ["timestamp", str(isoTime(o.acceptedAt))],
-      ["redeemingTransactionID", str(redeemer ?? "")],
-      ["chainID", str(o.chainId)],
-      ["groupID", num(o.groupId)],
-      ["payload", str(o.payload)],
-      ["stake", num(o.stake)],
-    ]);
+  const before = object([
+    ["id", str(o.id)],
+    ["transactionID", str(o.transactionId)],
+    ["outputIndex", num(o.outputIndex)],
+    ["assetID", str(o.assetId)],
+    ["outputType", num(o.outputType)],
+    ["amount", str(o.amount)],
+    ["locktime", num(o.locktime)],
+    ["threshold", num(o.threshold)],
+    ["addresses", list(o.addresses.map((a) => JSON.stringify(a)))],
+    ["timestamp", str(isoTime(o.acceptedAt))],
+  ]);
+  const after = object([
+    ["chainID", str(o.chainId)],
+    ["groupID", num(o.groupId)],
+    ["payload", str(o.payload)],
+    ["stake", num(o.stake)],
+  ]);
+  const head = `${before.slice(0, -1)}, ${JSON.stringify("redeemingTransactionID")} : `;
+  const tail = `, ${after.slice(1)}`;
+  return (redeemer) => head + str(redeemer ?? "") + tail;
+}
+
+/** A created output's JSON, with its transaction (only outputs of transactions a page inserts are documented from the page). */
+export interface CreatedOutputJson extends OutputJson {
+  transactionId: string;
+}
+
+/** The JSON of every output the transactions create, by output ID: built from the page alone, before its SQL transaction. */
+export function createdOutputsJson(txs: readonly TransactionRow[]): Map<string, CreatedOutputJson> {
+  const created = new Map<string, CreatedOutputJson>();
+  for (const t of txs) for (const o of t.outputs) created.set(o.id, { ...createdOutput(o, t.acceptedAt), transactionId: t.id });
+  return created;
 }
 
 function createdOutput(o: OutputRow, acceptedAt: number): OutputJson {
@@ -156,7 +175,12 @@ function totals(outputs: readonly OutputJson[]): string {
   return `{ ${assets.map((a) => `${JSON.stringify(a)} : ${str(sums.get(a)?.toString() ?? null)}`).join(", ")} }`;
 }
 
-function documentOf(t: TransactionRow, spent: (outputId: string) => { output: OutputJson; redeemer: string | null } | undefined, createdRedeemer: (outputId: string) => string | null): { doc: string; complete: boolean } {
+function documentOf(
+  t: TransactionRow,
+  spent: (outputId: string) => { output: OutputJson; redeemer: string | null } | undefined,
+  createdRedeemer: (outputId: string) => string | null,
+  createdJson: (o: OutputRow) => OutputJson,
+): { doc: string; complete: boolean } {
   let complete = true;
   const spentOutputs: OutputJson[] = [];
   const inputs = [...t.inputs]
@@ -172,7 +196,7 @@ function documentOf(t: TransactionRow, spent: (outputId: string) => { output: Ou
       return object([["output", found === undefined ? object([["id", str(input.outputId)]]) : found.output.text(found.redeemer)], ["credentials", list(credentials)]]);
     });
   const sorted = [...t.outputs].sort((a, b) => a.outputIndex - b.outputIndex);
-  const created = sorted.map((o) => createdOutput(o, t.acceptedAt));
+  const created = sorted.map(createdJson);
   const doc = object([
     ["id", str(t.id)],
     ["chainID", str(t.chainId)],
@@ -196,21 +220,27 @@ function documentOf(t: TransactionRow, spent: (outputId: string) => { output: Ou
  * transactions the page's links set (the outputs the page created hold no other), `stored` the
  * outputs read before the links (readStoredOutputs of spentElsewhere).
  */
-export async function writeDocuments(q: SqlQueries, txs: readonly TransactionRow[], inserted: ReadonlySet<string>, redeemers: ReadonlyMap<string, string>, stored: ReadonlyMap<string, StoredOutput>): Promise<void> {
+export async function writeDocuments(
+  q: SqlQueries,
+  txs: readonly TransactionRow[],
+  inserted: ReadonlySet<string>,
+  redeemers: ReadonlyMap<string, string>,
+  stored: ReadonlyMap<string, StoredOutput>,
+  created: ReadonlyMap<string, CreatedOutputJson> = createdOutputsJson(txs),
+): Promise<void> {
   const documented = txs.filter((t) => inserted.has(t.id));
   if (documented.length === 0) return;
-  const created = new Map<string, OutputJson>();
-  // Outputs of transactions stored before (a page's genesis rows again) are read as stored.
-  for (const t of documented) for (const o of t.outputs) created.set(o.id, createdOutput(o, t.acceptedAt));
   const spent = (id: string) => {
-    const mine = created.get(id);
+    const found = created.get(id);
+    // Outputs of transactions stored before (a page's genesis rows again) are read as stored.
+    const mine = found !== undefined && inserted.has(found.transactionId) ? found : undefined;
     if (mine !== undefined) return { output: mine, redeemer: redeemers.get(id) ?? null };
     const before = stored.get(id);
     return before === undefined ? undefined : { output: before.output, redeemer: redeemers.get(id) ?? before.redeemer };
   };
   const redeemerOf = (id: string) => redeemers.get(id) ?? null;
   const rows = documented.map((t) => {
-    const { doc, complete } = documentOf(t, spent, redeemerOf);
+    const { doc, complete } = documentOf(t, spent, redeemerOf, (o) => created.get(o.id) ?? createdOutput(o, t.acceptedAt));
     return [t.id, complete ? "true" : "false", doc];
   });
   await insertRows(q, "transaction_documents", ["id", "complete", "doc"], rows);

@@ -39,10 +39,12 @@ const byKey = <T>(entries: Map<string, T>): T[] => [...entries.keys()].sort().ma
 
 /**
  * Adds to the per-minute aggregates the rows this SQL transaction inserted: `newTransactions`,
- * `newOutputs` and `newOwners` (output ID, address) as the inserts answered them.
+ * `newOutputs` and `newOwners` (output ID, address) as the inserts answered them. The writes go
+ * to `writes` (a page's pipeline sends them without waiting for their answers); `q` reads.
  */
 export async function writeMinuteAggregates(
   q: SqlQueries,
+  writes: SqlQueries,
   txs: readonly TransactionRow[],
   newTransactions: ReadonlySet<string>,
   newOutputs: ReadonlySet<string>,
@@ -89,7 +91,7 @@ export async function writeMinuteAggregates(
   }
   if (perChain.size > 0) {
     const rows = byKey(perChain);
-    await q.query(
+    await writes.query(
       `INSERT INTO explorer_minute_transactions AS m (minute, chain_id, transactions, txfee)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::numeric[])
        ON CONFLICT (minute, chain_id) DO UPDATE SET transactions = m.transactions + EXCLUDED.transactions, txfee = m.txfee + EXCLUDED.txfee`,
@@ -100,7 +102,7 @@ export async function writeMinuteAggregates(
   const sums = byKey(groups);
   const owned = [...owners.keys()].sort().map((k) => owners.get(k)!);
   // One upsert per (minute, chain, asset): the outputs' sums and the owners new to it together.
-  await q.query(
+  await writes.query(
     `WITH new_owners AS (
        INSERT INTO explorer_minute_owners (minute, chain_id, asset_id, address)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])

@@ -12,7 +12,8 @@
 import type { SqlQueries, SqlRow, SqlValue } from "../../sql/database";
 import type { ExplorerIndexName } from "./node-source";
 import type { CBlockRow, DecodedContainer, TransactionRow } from "./rows";
-import { arrayLiteral, insertRows } from "./bulk-insert";
+import { arrayLiteral, insertRows, run } from "./bulk-insert";
+import { addressTransactionsStatement, type PreparedBatch, type PreparedTransactions, prepareBatch, prepareTransactions } from "./page-statements";
 import { StatementPipeline } from "./pipeline";
 import { readStoredOutputs, spentElsewhere, writeDocuments } from "./documents";
 import { takeOverMinuteAggregates, writeMinuteAggregates } from "./minute-aggregates";
@@ -23,60 +24,43 @@ const amount = (value: bigint | null): string | null => (value === null ? null :
 /** Stores rows of transactions (of any chain) and links spent outputs both ways. */
 export async function storeTransactions(q: SqlQueries, txs: readonly TransactionRow[]): Promise<void> {
   const pipeline = new StatementPipeline(q);
-  await sendTransactions(pipeline, txs);
+  await sendTransactions(pipeline, prepareTransactions(txs));
   await pipeline.drain();
 }
 
 /**
  * storeTransactions on a page's pipeline: the statements whose answer the page needs are
- * awaited, the others sent (they run while the next are built); `drain` waits for them.
+ * awaited, the others sent (they run while the next are built); `drain` waits for them. The
+ * statements that need no answer were built before (page-statements.ts).
  */
-async function sendTransactions(q: StatementPipeline, txs: readonly TransactionRow[]): Promise<void> {
+async function sendTransactions(q: StatementPipeline, prepared: PreparedTransactions): Promise<void> {
+  const { txs, outputs } = prepared;
   if (txs.length === 0) return;
   await takeOverMinuteAggregates(q.unanswered);
   await takeOverRunningTotals(q.unanswered);
   // The three inserts sent before the first answer is awaited.
-  const insertingTransactions = insertRows(
-    q,
-    "transactions",
-    ["id", "chain_id", "type", "memo", "tx_fee", "genesis", "accepted_at", "block_id", "source_chain_id", "destination_chain_id", "bytes"],
-    txs.map((t) => [t.id, t.chainId, t.type, t.memo, amount(t.txFee), t.genesis ? "true" : "false", t.acceptedAt, t.blockId, t.sourceChainId, t.destinationChainId, t.bytes]),
-    "ON CONFLICT DO NOTHING",
-    "RETURNING id, sequence::text AS sequence",
-  );
-  const outputs = txs.flatMap((t) => t.outputs.map((o) => ({ ...o, acceptedAt: t.acceptedAt })));
-  const insertingOutputs = insertRows(
-    q,
-    "outputs",
-    ["id", "transaction_id", "output_index", "chain_id", "created_on_chain_id", "asset_id", "output_type", "amount", "locktime", "threshold", "group_id", "payload", "stake", "accepted_at"],
-    outputs.map((o) => [o.id, o.transactionId, o.outputIndex, o.chainId, o.createdOnChainId, o.assetId, o.outputType, amount(o.amount), amount(o.locktime), o.threshold, o.groupId, o.payload, o.stake ? "true" : "false", o.acceptedAt]),
-    "ON CONFLICT DO NOTHING",
-    "RETURNING id",
-  );
-  const insertingOwners = insertRows(q, "output_addresses", ["output_id", "address", "position"], outputs.flatMap((o) => o.addresses.map((a, i) => [o.id, a, i])), "ON CONFLICT DO NOTHING", "RETURNING output_id, address");
-  const [inserted, newOutputs, ownerRows] = await Promise.all([insertingTransactions, insertingOutputs, insertingOwners]);
+  const [inserted, newOutputs, ownerRows] = await Promise.all([run(q, prepared.transactions), run(q, prepared.outputsInsert), run(q, prepared.owners)]);
   const newOwners = ownerRows.map((r) => [String(r.output_id), String(r.address)] as const);
   const newTransactions = new Set(inserted.map((r) => String(r.id)));
   const newOutputIds = new Set(newOutputs.map((r) => String(r.id)));
-  await writeMinuteAggregates(q, txs, newTransactions, newOutputIds, newOwners);
-  // The outputs spent here that the page does not create, as they stand before its links (for
-  // the documents and the totals); and those that gained owners here although stored before.
-  const stored = await readStoredOutputs(q, [...new Set([...spentElsewhere(txs, newTransactions), ...ownersOfStoredOutputs(newOutputIds, newOwners)])]);
-  await insertRows(q.unanswered, "transaction_inputs", ["transaction_id", "position", "output_id"], txs.flatMap((t) => t.inputs.map((i) => [t.id, i.position, i.outputId])));
-  await insertRows(
-    q.unanswered,
-    "input_credentials",
-    ["transaction_id", "input_position", "position", "address", "public_key", "signature"],
-    txs.flatMap((t) => t.credentials.map((c) => [t.id, c.inputPosition, c.position, c.address, c.publicKey, c.signature])),
-  );
-  await insertRows(
-    q.unanswered,
-    "assets",
-    ["id", "chain_id", "name", "symbol", "alias", "denomination", "variable_cap", "nft", "accepted_at", "transaction_id"],
-    txs.flatMap((t) => t.assets.map((a) => [a.id, a.chainId, a.name, a.symbol, a.alias, a.denomination, a.variableCap, a.nft, t.acceptedAt, t.id])),
-  );
-  await storeAddresses(q.unanswered, txs, new Map(inserted.map((r) => [String(r.id), String(r.sequence)])));
-  const redeemed = await linkSpends(q, txs, outputs.filter((o) => newOutputIds.has(o.id) && o.chainId !== o.createdOnChainId));
+  // Sent in this order, each answer awaited only once everything that does not need it is sent,
+  // so the server has statements to run while the minute aggregates, the totals and the documents
+  // are summed and written here (they waited for the links' answer with the server idle):
+  // - the outputs spent here that the page does not create, as they stand before its links (for
+  //   the documents and the totals), and those that gained owners here although stored before;
+  const reading = readStoredOutputs(q, [...new Set([...spentElsewhere(txs, newTransactions), ...ownersOfStoredOutputs(newOutputIds, newOwners)])]);
+  // - the links (their second statement sees the inputs stored before this page: those of this
+  //   page, inserted after, are linked by the first, which has them as arrays);
+  const linking = linkSpends(q, prepared.spends, outputs.filter((o) => newOutputIds.has(o.id) && o.chainId !== o.createdOnChainId));
+  // (both are met below, or by the pipeline's first failure)
+  reading.catch(() => undefined);
+  linking.catch(() => undefined);
+  // - the rows no answer is needed from, then the minute aggregates.
+  for (const statement of [prepared.inputs, prepared.credentials, prepared.assets, prepared.addresses, prepared.addressChains]) await run(q.unanswered, statement);
+  await run(q.unanswered, addressTransactionsStatement(prepared.addressTransactions, new Map(inserted.map((r) => [String(r.id), String(r.sequence)]))));
+  await writeMinuteAggregates(q, q.unanswered, txs, newTransactions, newOutputIds, newOwners);
+  const stored = await reading;
+  const redeemed = await linking;
   const storedOwners = new Map([...stored].map(([id, s]) => [id, s.owners] as const));
   // An output linked here that is neither new nor read above (stored before, spent by an input stored before).
   const unread = redeemed.filter((r) => !newOutputIds.has(r.id) && !storedOwners.has(r.id)).map((r) => r.id);
@@ -90,7 +74,7 @@ async function sendTransactions(q: StatementPipeline, txs: readonly TransactionR
     storedOutputs: new Map([...stored].map(([id, s]) => [id, { ...s.totalled, redeemerId: s.redeemer }] as const)),
     closed: closedTransactions(txs, newTransactions, redeemed),
   });
-  await writeDocuments(q.unanswered, txs, newTransactions, new Map(redeemed.map((r) => [r.id, r.redeemerId])), stored);
+  await writeDocuments(q.unanswered, txs, newTransactions, new Map(redeemed.map((r) => [r.id, r.redeemerId])), stored, prepared.createdOutputs);
 }
 
 /**
@@ -104,18 +88,17 @@ async function sendTransactions(q: StatementPipeline, txs: readonly TransactionR
  * statement links); and an output stored before was linked when its spender was stored. Probing
  * every output of the page (an index probe each, none found) was a tenth of a page's SQL.
  */
-async function linkSpends(q: SqlQueries, txs: readonly TransactionRow[], exported: readonly { id: string }[]): Promise<RedeemedOutput[]> {
+async function linkSpends(q: SqlQueries, spends: readonly SqlValue[] | undefined, exported: readonly { id: string }[]): Promise<RedeemedOutput[]> {
   const linked: SqlRow[] = [];
-  const spends = txs.flatMap((t) => t.inputs.map((i) => [i.outputId, t.id, t.acceptedAt, t.chainId] as const));
   const returning = "RETURNING o.id, o.redeeming_transaction_id, o.asset_id, o.amount::text AS amount, o.chain_id, o.transaction_id";
-  if (spends.length > 0) {
+  if (spends !== undefined) {
     linked.push(
       ...(await q.query(
         `UPDATE outputs o SET redeeming_transaction_id = s.transaction_id, redeemed_at = s.accepted_at
            FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) AS s(output_id, transaction_id, accepted_at, chain_id)
           WHERE o.id = s.output_id AND o.redeeming_transaction_id IS NULL
           ${returning}, s.chain_id AS redeemer_chain_id`,
-        [0, 1, 2, 3].map((column) => arrayLiteral(spends.map((s) => s[column]))),
+        spends,
       )),
     );
   }
@@ -141,47 +124,6 @@ async function linkSpends(q: SqlQueries, txs: readonly TransactionRow[], exporte
   }));
 }
 
-/** Addresses seen as output owners or as signers, the chains they are on, the transactions touching them. */
-async function storeAddresses(q: SqlQueries, txs: readonly TransactionRow[], sequences: ReadonlyMap<string, string>): Promise<void> {
-  const publicKeys = new Map<string, string | null>();
-  const chains = new Map<string, SqlValue[]>();
-  const touched = new Map<string, SqlValue[]>();
-  const see = (address: string, chainId: string, tx: TransactionRow, publicKey: string | null) => {
-    if (publicKey !== null || !publicKeys.has(address)) publicKeys.set(address, publicKey ?? publicKeys.get(address) ?? null);
-    const chainKey = `${address} ${chainId}`;
-    const known = chains.get(chainKey);
-    if (known === undefined || (known[2] as number) > tx.acceptedAt) chains.set(chainKey, [address, chainId, tx.acceptedAt]);
-    touched.set(`${address} ${tx.id}`, [address, tx.id, tx.chainId, tx.acceptedAt]);
-  };
-  for (const tx of txs) {
-    for (const output of tx.outputs) for (const address of output.addresses) see(address, output.chainId, tx, null);
-    for (const credential of tx.credentials) see(credential.address, tx.chainId, tx, credential.publicKey);
-  }
-  await insertRows(
-    q,
-    "addresses",
-    ["address", "public_key"],
-    [...publicKeys].map(([address, key]) => [address, key]),
-    // Only a change writes a row version (an unchanged one would be a dead row per page and address).
-    "ON CONFLICT (address) DO UPDATE SET public_key = EXCLUDED.public_key WHERE addresses.public_key IS NULL AND EXCLUDED.public_key IS NOT NULL",
-  );
-  await insertRows(
-    q,
-    "address_chain",
-    ["address", "chain_id", "first_seen_at"],
-    [...chains.values()],
-    "ON CONFLICT (address, chain_id) DO UPDATE SET first_seen_at = EXCLUDED.first_seen_at WHERE EXCLUDED.first_seen_at < address_chain.first_seen_at",
-  );
-  // The transaction's ingestion sequence, so an address's history is read in order from an index:
-  // as the page's insert answered it, else (a transaction stored before) read by the row trigger.
-  await insertRows(
-    q,
-    "address_transactions",
-    ["address", "transaction_id", "chain_id", "accepted_at", "sequence"],
-    [...touched.values()].map((r) => [...r, sequences.get(String(r[1])) ?? null]),
-  );
-}
-
 async function storeContractBlocks(q: SqlQueries, blocks: readonly CBlockRow[]): Promise<void> {
   if (blocks.length === 0) return;
   await insertRows(
@@ -205,17 +147,24 @@ async function storeContractBlocks(q: SqlQueries, blocks: readonly CBlockRow[]):
   );
 }
 
-/** Stores one page of an index and moves its progress past it: one SQL transaction. */
-export async function storeBatch(sql: SqlQueries, indexName: ExplorerIndexName, batch: readonly DecodedContainer[], extraTransactions: readonly TransactionRow[] = []): Promise<void> {
+/**
+ * Stores one page of an index and moves its progress past it: one SQL transaction. `prepared`
+ * is the page's statements built before (prepareBatch of the same page), else built here.
+ */
+export async function storeBatch(
+  sql: SqlQueries,
+  indexName: ExplorerIndexName,
+  batch: readonly DecodedContainer[],
+  extraTransactions: readonly TransactionRow[] = [],
+  prepared: PreparedBatch = prepareBatch(indexName, batch, extraTransactions),
+): Promise<void> {
   if (batch.length === 0) return;
+  if (prepared.batch !== batch || prepared.indexName !== indexName) throw new Error("the statements prepared are of another page");
   const pipeline = new StatementPipeline(sql);
   const q = pipeline.unanswered;
-  await insertRows(q, "explorer_containers", ["index_name", "container_index", "container_id", "bytes", "accepted_at"], batch.map((c) => [indexName, amount(c.index), c.id, c.bytes, c.acceptedAt]));
-  const pBlocks = batch.flatMap((c) => (c.pBlock === undefined ? [] : [c.pBlock]));
-  await insertRows(q, "p_blocks", ["id", "height", "parent_id", "type", "accepted_at", "bytes"], pBlocks.map((b) => [b.id, amount(b.height), b.parentId, b.type, b.acceptedAt, b.bytes]));
+  for (const statement of prepared.blocks) await run(q, statement);
   await storeContractBlocks(q, batch.flatMap((c) => (c.cBlock === undefined ? [] : [c.cBlock])));
-  // Transactions this page needs first (genesis transactions it spends, atomic ones it imports).
-  await sendTransactions(pipeline, [...extraTransactions, ...batch.flatMap((c) => c.transactions)]);
+  await sendTransactions(pipeline, prepared.transactions);
   const next = batch[batch.length - 1]!.index + 1n;
   await q.query(
     `INSERT INTO explorer_progress (index_name, next_index, updated_at) VALUES ($1, $2, $3)
