@@ -66,6 +66,25 @@ export function exchangeRules(api: () => ServedApi): void {
       expect(ids((await api().get(`/v2/transactions?address=${CAROL.address}&address=${BOB.address}`)).body.transactions)).to.deep.equal(ORDERED_TRANSACTION_IDS.filter((id) => either.has(id)));
     });
 
+    it("one address with a chainID, or with an assetID, keeps the transactions both filters keep", async () => {
+      const chainOf = (id: string) => FIXTURE_TRANSACTIONS.find((t) => t.id === id)!.chain;
+      const people = [ALICE, BOB, CAROL, DAVE];
+      // Someone with transactions on two chains, so that the chain filter leaves some out.
+      const onTwoChains = people.find((person) => new Set(transactionsOf(person).map(chainOf)).size > 1)!;
+      for (const chain of new Set(transactionsOf(onTwoChains).map(chainOf))) {
+        const expected = transactionsOf(onTwoChains).filter((id) => chainOf(id) === chain);
+        expect(expected.length, chain).to.be.within(1, transactionsOf(onTwoChains).length - 1);
+        expect(ids((await api().get(`/v2/transactions?address=${onTwoChains.address}&chainID=${chain}`)).body.transactions), chain).to.deep.equal(expected);
+      }
+      const withToken = new Set(ids((await api().get(`/v2/transactions?assetID=${TOKEN}`)).body.transactions));
+      const kept = people.map((person) => transactionsOf(person).filter((id) => withToken.has(id)));
+      // Someone whose transactions the asset filter keeps some of, not all.
+      expect(kept.some((ids, i) => ids.length > 0 && ids.length < transactionsOf(people[i]!).length)).to.equal(true);
+      for (const [i, person] of people.entries()) {
+        expect(ids((await api().get(`/v2/transactions?address=${person.address}&assetID=${TOKEN}`)).body.transactions)).to.deep.equal(kept[i]);
+      }
+    });
+
     it("an address that is not one of this network's is refused naming it", async () => {
       expectRefusal(await api().get("/v2/transactions?address=X-fuji1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqjvaxk3"), 400, "address", "not an address of this network");
       expectRefusal(await api().get("/v2/transactions?address=hello"), 400, "address", '"hello"');

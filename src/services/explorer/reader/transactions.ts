@@ -89,9 +89,9 @@ export async function readTransaction(db: SqlQueries, id: string): Promise<Trans
 
 /**
  * A page of transactions. With one address the page is read from that address's history
- * (`address_transactions`, indexed by address and order) instead of walking every transaction
- * for those that touched it; with one chain the chain is an equality, so the chain's index gives
- * the order.
+ * (`address_transactions`, indexed by address and order, holding each transaction's ID and
+ * order) instead of walking every transaction for those that touched it; with one chain the
+ * chain is an equality, so the chain's index gives the order.
  */
 export async function listTransactions(db: SqlQueries, p: TransactionsParams): Promise<Page<TransactionRecord>> {
   const page = await listTransactionsText(db, p);
@@ -102,33 +102,33 @@ export async function listTransactions(db: SqlQueries, p: TransactionsParams): P
 export async function listTransactionsText(db: SqlQueries, p: TransactionsParams): Promise<{ items: JsonText; next?: string }> {
   const params = new SqlParams();
   const oneAddress = p.addresses.length === 1;
-  // The order columns: the address history carries the transaction's time and sequence.
-  const [time, sequence] = oneAddress ? ["at.accepted_at", "at.sequence"] : ["t.accepted_at", "t.sequence"];
+  // The columns read: an address's history row carries its transaction's ID, chain, time and sequence.
+  const [id, chain, time, sequence] = oneAddress ? ["at.transaction_id", "at.chain_id", "at.accepted_at", "at.sequence"] : ["t.id", "t.chain_id", "t.accepted_at", "t.sequence"];
   const where = [`${time} >= ${params.bind(p.startTime)}`, `${time} <= ${params.bind(p.endTime)}`];
-  if (p.chainIds.length === 1) where.push(`t.chain_id = ${params.bind(p.chainIds[0]!)}`);
-  else if (p.chainIds.length > 1) where.push(`t.chain_id = ANY(${params.bindList(p.chainIds)})`);
+  if (p.chainIds.length === 1) where.push(`${chain} = ${params.bind(p.chainIds[0]!)}`);
+  else if (p.chainIds.length > 1) where.push(`${chain} = ANY(${params.bindList(p.chainIds)})`);
   if (oneAddress) where.push(`at.address = ${params.bind(p.addresses[0]!)}`);
   else if (p.addresses.length > 0) {
-    where.push(`EXISTS (SELECT 1 FROM address_transactions at WHERE at.transaction_id = t.id AND at.address = ANY(${params.bindList(p.addresses)}))`);
+    where.push(`EXISTS (SELECT 1 FROM address_transactions at WHERE at.transaction_id = ${id} AND at.address = ANY(${params.bindList(p.addresses)}))`);
   }
   if (p.assetId !== undefined) {
     const asset = params.bind(p.assetId);
-    where.push(`(EXISTS (SELECT 1 FROM outputs o WHERE o.transaction_id = t.id AND o.asset_id = ${asset})
-      OR EXISTS (SELECT 1 FROM transaction_inputs ti JOIN outputs o ON o.id = ti.output_id WHERE ti.transaction_id = t.id AND o.asset_id = ${asset}))`);
+    where.push(`(EXISTS (SELECT 1 FROM outputs o WHERE o.transaction_id = ${id} AND o.asset_id = ${asset})
+      OR EXISTS (SELECT 1 FROM transaction_inputs ti JOIN outputs o ON o.id = ti.output_id WHERE ti.transaction_id = ${id} AND o.asset_id = ${asset}))`);
   }
-  if (p.query !== undefined) where.push(`starts_with(t.id, ${params.bind(p.query)})`);
+  if (p.query !== undefined) where.push(`starts_with(${id}, ${params.bind(p.query)})`);
   // The direction is one of two fixed words, never the caller's text.
   const descending = p.sort === "timestamp-desc";
   if (p.cursor !== undefined) where.push(afterCursor((v) => params.bind(v), p.cursor, [[time, "bigint"], [sequence, "bigint"]], descending));
   const direction = descending ? "DESC" : "ASC";
-  const from = oneAddress ? "address_transactions at JOIN transactions t ON t.id = at.transaction_id" : "transactions t";
+  const from = oneAddress ? "address_transactions at" : "transactions t";
   const order = `${time} ${direction}, ${sequence} ${direction}`;
   const limit = params.bind(p.limit);
   // One statement: the page's keys (one more than the page, which only says whether another
   // follows), its documents, and the key of its last shown transaction for the cursor.
   const [row] = await db.query(
     `WITH listed AS (
-       SELECT t.id, ${time} AS accepted_at, ${sequence} AS sequence, row_number() OVER (ORDER BY ${order}) AS ord FROM ${from}
+       SELECT ${id} AS id, ${time} AS accepted_at, ${sequence} AS sequence, row_number() OVER (ORDER BY ${order}) AS ord FROM ${from}
        WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ${params.bind(p.limit + 1)})
      ${documentsOf(
        `SELECT id, ord FROM listed WHERE ord <= ${limit}`,
