@@ -108,7 +108,11 @@ function readableCopy(bin: string): string {
   return path.join(copy, "bin");
 }
 
-export async function startPostgresServer(): Promise<PostgresServer> {
+/**
+ * A PostgreSQL server of its own, fsync off. `settings` are more `-c name=value` of the server's
+ * configuration (the explorer benchmark's bulk load gives some).
+ */
+export async function startPostgresServer(settings: Readonly<Record<string, string>> = {}): Promise<PostgresServer> {
   const asRoot = process.getuid?.() === 0;
   const owner = asRoot ? serverUser() : undefined;
   const found = findPostgresBinaries();
@@ -121,7 +125,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   await finished(run(path.join(bin, "initdb"), ["-D", data, "-U", "vault", "--auth=trust", "-E", "UTF8", "--no-locale"]), "initdb");
   const port = await freePort();
   const launch = async (): Promise<number> => {
-    const server = run(path.join(bin, "postgres"), ["-D", data, "-k", dir, "-h", "127.0.0.1", "-p", String(port), "-c", "fsync=off"]);
+    const server = run(path.join(bin, "postgres"), ["-D", data, "-k", dir, "-h", "127.0.0.1", "-p", String(port), "-c", "fsync=off", ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`])]);
     let log = "";
     server.stdout?.on("data", (c: Buffer) => (log += c.toString()));
     server.stderr?.on("data", (c: Buffer) => (log += c.toString()));
