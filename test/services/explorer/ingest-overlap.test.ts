@@ -70,6 +70,17 @@ describe("explorer ingest: a page's statements built while the page before it is
     return explorer;
   };
 
+  /** Ingests the whole stand-in chain through `database` (the explorer's, watched), in pages of PAGE; the ingester stopped after. */
+  const ingestAll = async (explorer: ExplorerService, database: SqlDatabase): Promise<void> => {
+    const ingester = new Ingester({ database, node: explorer.node, context: explorer.context, pageSize: PAGE, pollIntervalMs: 10, decodeThreads: 0 });
+    await ingester.start();
+    try {
+      await ingester.waitUntilCaughtUp(120_000);
+    } finally {
+      await ingester.stop();
+    }
+  };
+
   before(async () => {
     // 1,200 transactions of 50 senders: pages of 100 spend outputs of the page before them.
     chain = generateStandInChain(1200, 50);
@@ -136,13 +147,7 @@ describe("explorer ingest: a page's statements built while the page before it is
         leftAfterFailure = row;
       },
     });
-    const ingester = new Ingester({ database, node: explorer.node, context: explorer.context, pageSize: PAGE, pollIntervalMs: 10, decodeThreads: 0 });
-    await ingester.start();
-    try {
-      await ingester.waitUntilCaughtUp(120_000);
-    } finally {
-      await ingester.stop();
-    }
+    await ingestAll(explorer, database);
     expect(failedOnce).to.equal(true);
     // Three pages stored before the one that failed, nothing of it and nothing after it.
     expect(leftAfterFailure).to.deep.equal({ containers: 3 * PAGE, last: 3 * PAGE - 1 });
@@ -172,15 +177,9 @@ describe("explorer ingest: a page's statements built while the page before it is
         if (analyzing && text.startsWith("INSERT INTO explorer_progress")) pagesDuringAnalyze++;
       },
     });
-    const ingester = new Ingester({ database, node: explorer.node, context: explorer.context, pageSize: PAGE, pollIntervalMs: 10, decodeThreads: 0 });
-    await ingester.start();
-    try {
-      await ingester.waitUntilCaughtUp(120_000);
-    } finally {
-      await ingester.stop();
-      // The statistics taken after 1,000 containers, before the last pages were stored.
-      expect(analyzed).to.equal(true);
-    }
+    await ingestAll(explorer, database);
+    // The statistics taken after 1,000 containers, before the last pages were stored: stop waited for them.
+    expect(analyzed).to.equal(true);
     expect(pagesDuringAnalyze).to.be.greaterThan(0);
   });
 });
