@@ -24,6 +24,15 @@ function processState(pid: number): string {
   return fs.readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0]!;
 }
 
+/**
+ * The process's state once `settled` holds of it, or after 2 s: a signal is delivered
+ * asynchronously, so a process running on another core shows as stopped a moment after SIGSTOP.
+ */
+async function processStateOnce(pid: number, settled: (state: string) => boolean): Promise<string> {
+  for (let i = 0; i < 200 && !settled(processState(pid)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  return processState(pid);
+}
+
 describe("network runner: gateway", function () {
   this.timeout(60_000);
   describe("before a start", () => {
@@ -344,12 +353,12 @@ describe("network runner: gateway", function () {
       const pid = runner.server.control.nodePids[1]!;
       const paused = await runner.client.pauseNode("node2");
       expect(paused.clusterInfo!.nodeInfos.node2!.paused).to.equal(true);
-      expect(processState(pid)).to.equal("T");
+      expect(await processStateOnce(pid, (state) => state === "T")).to.equal("T");
       expect((await runner.client.health()).clusterInfo!.healthy, "a paused node is left out of health").to.equal(true);
       await expectRefusal(runner.client.pauseNode("node2"), FAILED_PRECONDITION, 400, 'node "node2" is already paused');
       const resumed = await runner.client.resumeNode("node2");
       expect(resumed.clusterInfo!.nodeInfos.node2!.paused).to.equal(false);
-      expect(processState(pid)).not.to.equal("T");
+      expect(await processStateOnce(pid, (state) => state !== "T")).not.to.equal("T");
       await expectRefusal(runner.client.resumeNode("node2"), FAILED_PRECONDITION, 400, 'node "node2" is not paused');
     });
 
