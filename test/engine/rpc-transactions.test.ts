@@ -97,6 +97,25 @@ describe("standard JSON-RPC: transactions and receipts", () => {
       expect({ r: sent.r, s: sent.s }).to.deep.equal({ r: Transaction.from(signed).signature!.r, s: Transaction.from(signed).signature!.s });
     });
 
+    it("signs a legacy (EIP-155) and an access-list transaction as an ethers Wallet signs the same fields", async () => {
+      const wallet = new Wallet(mnemonicKey(7));
+      for (const fields of [{ gasPrice: "0xe8d4a51000" }, { gasPrice: "0xe8d4a51000", accessList: [{ address: to, storageKeys: [zeroPadValue("0x01", 32)] }] }]) {
+        const hash = (await chain.rpc("eth_sendTransaction", [{ from: wallet.address, to, value: "0x2a", gas: "0x9000", ...fields }])) as string;
+        const sent = await transaction(hash);
+        const signed = await wallet.signTransaction({
+          type: Number(sent.type),
+          chainId: BigInt(sent.chainId as string),
+          nonce: Number(sent.nonce),
+          to,
+          value: 42n,
+          gasLimit: 0x9000n,
+          gasPrice: BigInt(fields.gasPrice),
+          ...("accessList" in fields ? { accessList: fields.accessList } : {}),
+        });
+        expect({ type: sent.type, hash }).to.deep.equal({ type: "accessList" in fields ? "0x1" : "0x0", hash: keccak256(signed) });
+      }
+    });
+
     it("ethers signer.sendTransaction works and its response waits for a receipt", async () => {
       const response = await chain.signers[2]!.sendTransaction({ to, value: 7n });
       const mined = await response.wait();
