@@ -17,6 +17,7 @@
 import type { SqlDatabase } from "../sql/database";
 import { migrate } from "../sql/migrations";
 import { INGESTER_CONSTRAINTS_MIGRATION } from "./schema-ingest-constraints";
+import { INGESTER_DOCUMENTS_MIGRATION } from "./schema-ingest-documents";
 import { INGESTER_SPENDS_MIGRATION } from "./schema-ingest-spends";
 import { INGESTER_TOTALS_MIGRATION } from "./schema-ingest-totals";
 import { INGESTER_WRITES_MIGRATION } from "./schema-ingest-writes";
@@ -222,6 +223,7 @@ export const EXPLORER_MIGRATIONS: readonly string[] = [
   INGESTER_TOTALS_MIGRATION,
   INGESTER_SPENDS_MIGRATION,
   INGESTER_CONSTRAINTS_MIGRATION,
+  INGESTER_DOCUMENTS_MIGRATION,
 ];
 
 /** The tables whose size follows the chain's (all but the chains, the progress, the assets and their totals). */

@@ -1,9 +1,11 @@
 /**
  * The ingester builds a page's statements (ingest/page-statements.ts) while the page before it
- * is stored, and takes the planner's statistics beside its loops. Pages are still stored one by
- * one, in order, each in one SQL transaction with its progress: a page built ahead is stored as
- * one built in its transaction, a page that fails leaves none of its rows and no page after it
- * is stored before it, and `stop` waits for the statistics.
+ * is stored, starts a page's SQL transaction while the page before it is being committed (its own
+ * rows first, the rows other pages write once that commit is done: store.ts PageOrder), and takes
+ * the planner's statistics beside its loops. Pages are still committed one by one, in order, each
+ * with its progress: a page built ahead is stored as one built in its transaction, a page that
+ * fails leaves none of its rows and takes the page started after it down with it, and `stop`
+ * waits for the statistics.
  */
 import { expect } from "chai";
 import { generateStandInChain, startStandInNode, type StandInChain, type StandInNode } from "../../../bench/explorer-stand-in";
@@ -14,6 +16,7 @@ import { prepareBatch } from "../../../src/services/explorer/ingest/page-stateme
 import { storeBatch } from "../../../src/services/explorer/ingest/store";
 import { CHAIN_SIZED_TABLES } from "../../../src/services/explorer/schema";
 import type { SqlDatabase, SqlQueries, SqlValue } from "../../../src/services/sql/database";
+import { type PostgresServer, startPostgresServer } from "../../helpers/postgres-server";
 import { totalsAndRecount } from "./totals-oracle";
 
 const PAGE = 100;
@@ -31,7 +34,17 @@ async function contents(db: SqlQueries): Promise<Record<string, string>> {
 }
 
 /** The database, with a hook run on each statement of each page's SQL transaction and on each statement outside one. */
-function watched(db: SqlDatabase, hooks: { inPage?: (text: string, page: number, params: readonly SqlValue[]) => Promise<void> | void; outside?: (text: string) => Promise<void> | void; afterFailedPage?: (page: number) => Promise<void> }): SqlDatabase {
+function watched(
+  db: SqlDatabase,
+  hooks: {
+    inPage?: (text: string, page: number, params: readonly SqlValue[]) => Promise<void> | void;
+    outside?: (text: string) => Promise<void> | void;
+    afterFailedPage?: (page: number) => Promise<void>;
+    /** After a statement of a page has run. */
+    answered?: (text: string, page: number) => void;
+    committed?: (page: number) => void;
+  },
+): SqlDatabase {
   let pages = 0;
   return {
     description: db.description,
@@ -43,14 +56,18 @@ function watched(db: SqlDatabase, hooks: { inPage?: (text: string, page: number,
     transaction: async (work) => {
       const page = ++pages;
       try {
-        return await db.transaction((q) =>
+        const result = await db.transaction((q) =>
           work({
             query: async (text, params) => {
               await hooks.inPage?.(text, page, params ?? []);
-              return q.query(text, params);
+              const rows = await q.query(text, params);
+              hooks.answered?.(text, page);
+              return rows;
             },
           }),
         );
+        hooks.committed?.(page);
+        return result;
       } catch (error) {
         await hooks.afterFailedPage?.(page);
         throw error;
@@ -158,6 +175,99 @@ describe("explorer ingest: a page's statements built while the page before it is
     expect(progress.filter((p) => !failedPages.has(p.page)).map((p) => p.next)).to.deep.equal(Array.from({ length: chain.containers.length / PAGE }, (_, i) => String((i + 1) * PAGE)));
     const { kept, recounted } = await totalsAndRecount(explorer.database);
     expect(kept).to.deep.equal(recounted);
+  });
+
+  describe("on a PostgreSQL server, where two pages' SQL transactions run at once", () => {
+    let server: PostgresServer;
+    let databases = 0;
+    before(async () => {
+      server = await startPostgresServer();
+    });
+    after(async () => {
+      await server?.stop();
+    });
+    /** An explorer on a database of its own on the server. */
+    const openOnServer = async () => {
+      const name = `overlap_${++databases}`;
+      const admin = await openExplorerService({ nodeUrl: node.url, autoStart: false, databaseUrl: server.url });
+      opened.push(admin);
+      await admin.database.query(`CREATE DATABASE ${name}`);
+      const explorer = await openExplorerService({ nodeUrl: node.url, autoStart: false, databaseUrl: server.url.replace(/\/postgres$/, `/${name}`) });
+      opened.push(explorer);
+      return explorer;
+    };
+    /** `seen` answers true once `signal` is called, or false after 10 s (the test then fails on what did not happen). */
+    const signalled = () => {
+      let signal!: () => void;
+      const seen = new Promise<boolean>((resolve) => (signal = () => resolve(true)));
+      return { signal, seen: Promise.race([seen, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000))]) };
+    };
+
+    it("stores a page's own rows while the page before it is committed, links its spends only after that commit, and stores what pages stored one by one store", async () => {
+      const [pipelined, oneByOne] = [await openOnServer(), await openOnServer()];
+      const events: string[] = [];
+      const ownRowsOf3 = signalled();
+      const database = watched(pipelined.database, {
+        inPage: async (text, page) => {
+          if (text.startsWith("UPDATE outputs")) events.push(`links ${page}`);
+          // Page 2 holds its commit until page 3 has stored its transactions.
+          if (page === 2 && text.startsWith("INSERT INTO explorer_progress")) events.push((await ownRowsOf3.seen) ? "page 3 stored its transactions before page 2 committed" : "page 3 stored nothing while page 2 waited");
+        },
+        answered: (text, page) => {
+          if (text.startsWith("INSERT INTO transactions")) events.push(`own rows ${page}`);
+          if (text.startsWith("INSERT INTO transactions") && page === 3) ownRowsOf3.signal();
+        },
+        committed: (page) => events.push(`committed ${page}`),
+      });
+      await ingestAll(pipelined, database);
+      const pages = chain.containers.length / PAGE;
+      const at = (event: string) => events.indexOf(event);
+      expect(events).to.include("page 3 stored its transactions before page 2 committed");
+      expect(events.filter((e) => e.startsWith("committed"))).to.deep.equal(Array.from({ length: pages }, (_, i) => `committed ${i + 1}`));
+      for (let page = 2; page <= pages; page++) expect(at(`links ${page}`), `page ${page}'s links`).to.be.greaterThan(at(`committed ${page - 1}`));
+      // The same pages stored one after another, each in its SQL transaction.
+      const decoder = new PageDecoder(oneByOne.context, oneByOne.node, oneByOne.database);
+      for (let start = 0; start < chain.containers.length; start += PAGE) {
+        const p = await decoder.decode("X-tx", await oneByOne.node.index("X-tx").getContainerRange(BigInt(start), PAGE));
+        await oneByOne.database.transaction((q) => storeBatch(q, "X-tx", p.containers, p.extra));
+      }
+      expect(await contents(pipelined.database)).to.deep.equal(await contents(oneByOne.database));
+      const { kept, recounted } = await totalsAndRecount(pipelined.database);
+      expect(kept).to.deep.equal(recounted);
+    });
+
+    it("rolls back the page that stored its own rows after a page that then failed, and stores every page once, in order", async () => {
+      const explorer = await openOnServer();
+      const ownRowsOf5 = signalled();
+      const failedPages = new Set<number>();
+      const progress: { page: number; next: SqlValue }[] = [];
+      let failedOnce = false;
+      let ownRowsOf5Stored = false;
+      const database = watched(explorer.database, {
+        answered: (text, page) => {
+          if (text.startsWith("INSERT INTO transactions") && page === 5) ownRowsOf5.signal();
+        },
+        inPage: async (text, page, params) => {
+          if (page === 4 && !failedOnce && text.startsWith("INSERT INTO explorer_progress")) {
+            ownRowsOf5Stored = await ownRowsOf5.seen;
+            failedOnce = true;
+            throw new Error("the database failed this page");
+          }
+          if (text.startsWith("INSERT INTO explorer_progress")) progress.push({ page, next: params[1]! });
+        },
+        afterFailedPage: async (page) => {
+          failedPages.add(page);
+        },
+      });
+      await ingestAll(explorer, database);
+      expect({ failedOnce, ownRowsOf5Stored }).to.deep.equal({ failedOnce: true, ownRowsOf5Stored: true });
+      expect(failedPages).to.deep.equal(new Set([4, 5]));
+      expect(progress.filter((p) => !failedPages.has(p.page)).map((p) => p.next)).to.deep.equal(Array.from({ length: chain.containers.length / PAGE }, (_, i) => String((i + 1) * PAGE)));
+      const [stored] = await explorer.database.query("SELECT count(*)::int AS containers, max(container_index)::int AS last FROM explorer_containers");
+      expect(stored).to.deep.equal({ containers: chain.containers.length, last: chain.containers.length - 1 });
+      const { kept, recounted } = await totalsAndRecount(explorer.database);
+      expect(kept).to.deep.equal(recounted);
+    });
   });
 
   it("stores pages while the planner's statistics are taken, and stops only once they are", async () => {

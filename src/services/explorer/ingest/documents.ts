@@ -16,6 +16,21 @@ import { arrayLiteral, insertRows } from "./bulk-insert";
 import type { OutputRow, TransactionRow } from "./rows";
 import type { TotalledOutput } from "./running-totals";
 
+/**
+ * Set (transaction-local) by the ingester's SQL transactions: the documents' triggers stand aside
+ * (schema-ingest-documents.ts), as it writes every document of the transactions it adds.
+ */
+export const INGESTER_DOCUMENTS_SETTING = "explorer.ingester_documents";
+
+/**
+ * Moves `documented_sequence` past a page's transactions, as the trigger standing aside for the
+ * ingester did at commit, so that another writer's commit looks only at transactions after them.
+ */
+export async function markDocumented(q: SqlQueries, lastSequence: string | null): Promise<void> {
+  if (lastSequence === null) return;
+  await q.query("UPDATE explorer_documents_state SET documented_sequence = greatest(documented_sequence, $1) WHERE id = 1", [lastSequence]);
+}
+
 /** A spent or created output as the document shows it: every value already JSON text. */
 interface OutputJson {
   assetId: string;

@@ -4,9 +4,12 @@
  * one stored (`getContainerRange`, up to 1000 at a time), decodes them and stores each page in one
  * SQL transaction with the index's progress; while a full page is stored, the next one is read,
  * decoded and its statements built (page-statements.ts: the node, the decoder and this thread
- * work while the database writes; pages are still stored one by one, in order), large pages of the
- * exchange and platform chains on decoding threads (decode-threads.ts) so that the SQL of the
- * page being stored is not held up behind them. It polls every `pollIntervalMs` (at once again after
+ * work while the database writes), large pages of the exchange and platform chains on decoding
+ * threads (decode-threads.ts) so that the SQL of the page being stored is not held up behind them.
+ * Pages are committed one by one, in order, but a page's SQL transaction starts while the one
+ * before is still being committed: it stores its own rows (its transactions, outputs, owners,
+ * inputs...) meanwhile, and waits for that commit before it links spends and moves the rows other
+ * pages write too (store.ts PageOrder), so the server works on two pages at once. It polls every `pollIntervalMs` (at once again after
  * a full page). A node that cannot be reached or a database that fails makes the loop wait (with
  * a growing delay, up to 10 s) and read the same page again: nothing is lost or stored twice. A
  * node without indexing (its index routes answer 404) stops the loop with an error naming the flag.
@@ -91,6 +94,17 @@ export interface IngesterOptions {
   onError?: (index: ExplorerIndexName, error: Error) => void;
   /** Containers stored between two vacuums of the tables rewritten in place (default 10,000). */
   vacuumEvery?: number;
+}
+
+/** A page whose SQL transaction has started (Ingester.storePage). */
+interface PageStore {
+  /** The index after the page's last container. */
+  end: bigint;
+  size: number;
+  undecoded: number;
+  /** Resolves once the page's own rows are stored (the next page may start); rejects when the page failed first. */
+  ownRowsStored: Promise<void>;
+  committed: Promise<void>;
 }
 
 interface Loop {
@@ -211,13 +225,47 @@ export class Ingester {
       });
   }
 
+  /**
+   * Starts storing a page in a SQL transaction of its own, ordered after `before` (the page
+   * before it, perhaps still committing): its own rows are stored at once, the rows other pages
+   * write once `before` is committed (store.ts PageOrder).
+   */
+  private storePage(index: ExplorerIndexName, start: bigint, page: { page: IndexContainer[]; decoded: DecodedPage; prepared: PreparedBatch }, before: PageStore | undefined): PageStore {
+    let ownRowsStored!: () => void;
+    const ownStored = new Promise<void>((resolve) => (ownRowsStored = resolve));
+    const { containers, extra } = page.decoded;
+    const committed = this.options.database.transaction((tx) => storeBatch(tx, index, containers, extra, page.prepared, { after: before?.committed, ownRowsStored }));
+    committed.catch(() => undefined); // met by whoever awaits the commit
+    return {
+      end: start + BigInt(page.page.length),
+      size: page.page.length,
+      undecoded: containers.filter((c) => c.problem !== undefined).length,
+      // A page that fails before its own rows are stored fails here too.
+      ownRowsStored: Promise.race([ownStored, committed.then(() => undefined)]),
+      committed,
+    };
+  }
+
+  /** Waits for a page's commit and moves the loop's progress past it. */
+  private async committed(loop: Loop, store: PageStore): Promise<void> {
+    await store.committed;
+    loop.next = store.end;
+    loop.progress.undecoded += store.undecoded;
+    // Only an optimisation: a failure here is the next page's to meet.
+    await this.refreshStatistics(store.size).catch(() => undefined);
+  }
+
   private async follow(index: ExplorerIndexName, loop: Loop): Promise<void> {
     let failures = 0;
-    // The page after the one being stored, read meanwhile (pages are still stored one by one, in order).
+    // The page after the one being stored, read meanwhile.
     let ahead: { start: bigint; read: ReturnType<Ingester["readPage"]> } | undefined;
     // The node's last accepted container, asked while the page before was stored (a round trip
     // to the node less between two pages); a failure is met here, as when asked here.
     let lastAsked: Promise<bigint | null> | undefined;
+    // The pages whose SQL transactions have started and are not known to be committed, oldest
+    // first (at most two: a page starts once the one before has stored its own rows, and the
+    // loop then waits for the commit of the one before that). They commit in order.
+    const storing: PageStore[] = [];
     while (!this.stopping) {
       let fullPage = false;
       try {
@@ -225,29 +273,30 @@ export class Ingester {
         lastAsked = undefined;
         const last = await asked;
         loop.progress.lastAccepted = last === null ? null : last.toString();
-        if (last !== null && loop.next <= last) {
+        const from = storing.at(-1)?.end ?? loop.next;
+        if (last !== null && from <= last) {
           // A loop retrying says so until a page is stored again.
           if (failures === 0) loop.progress.state = "following";
-          const read = ahead !== undefined && ahead.start === loop.next ? ahead.read : this.readPage(index, loop.next, last);
+          const read = ahead !== undefined && ahead.start === from ? ahead.read : this.readPage(index, from, last);
           ahead = undefined;
-          const { page, decoded, prepared } = await read;
-          const after = loop.next + BigInt(page.length);
-          if (page.length === this.pageSize && after <= last) {
+          const page = await read;
+          const after = from + BigInt(page.page.length);
+          if (page.page.length === this.pageSize && after <= last) {
             ahead = { start: after, read: this.readPage(index, after, last) };
             // Its failure, if any, is met when the loop comes to it (and the page is read again).
             ahead.read.catch(() => undefined);
-          }
-          if (ahead !== undefined) {
             lastAsked = this.lastAccepted(index);
             lastAsked.catch(() => undefined);
           }
-          await this.options.database.transaction((tx) => storeBatch(tx, index, decoded.containers, decoded.extra, prepared));
-          loop.next += BigInt(page.length);
-          // Only an optimisation: a failure here is the next page's to meet.
-          await this.refreshStatistics(page.length).catch(() => undefined);
-          loop.progress.undecoded += decoded.containers.filter((c) => c.problem !== undefined).length;
-          fullPage = page.length === this.pageSize;
+          const store = this.storePage(index, from, page, storing.at(-1));
+          storing.push(store);
+          // The page before commits while this one stores its own rows.
+          while (storing.length > 1) await this.committed(loop, storing.shift()!);
+          await store.ownRowsStored;
+          fullPage = page.page.length === this.pageSize;
         }
+        // Nothing more to read at once: the last page is committed before the loop reports or waits.
+        if (!fullPage) while (storing.length > 0) await this.committed(loop, storing.shift()!);
         loop.progress.nextIndex = loop.next.toString();
         loop.progress.behindBy = last === null ? null : (last + 1n > loop.next ? last + 1n - loop.next : 0n).toString();
         loop.progress.state = last === null || loop.next > last ? "caught-up" : "following";
@@ -258,6 +307,9 @@ export class Ingester {
       } catch (error) {
         ahead = undefined;
         lastAsked = undefined;
+        // A page that failed fails every page after it (each waits for the one before): they are
+        // all rolled back before the loop reads again from the last page committed.
+        for (const store of storing.splice(0)) await this.committed(loop, store).catch(() => undefined);
         const err = error instanceof Error ? error : new Error(String(error));
         loop.progress.lastError = describe(err);
         this.options.onError?.(index, err);
@@ -274,6 +326,9 @@ export class Ingester {
       const delay = failures === 0 ? this.pollIntervalMs : Math.min(MAX_BACKOFF_MS, this.pollIntervalMs * 2 ** Math.min(failures, 10));
       await this.sleep(delay);
     }
+    // Stopping: the pages started are committed (or fail) before the loop ends.
+    for (const store of storing.splice(0)) await this.committed(loop, store).catch(() => undefined);
+    loop.progress.nextIndex = loop.next.toString();
     loop.progress.state = "stopped";
   }
 

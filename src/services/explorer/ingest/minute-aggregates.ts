@@ -30,11 +30,6 @@ interface MinuteGroup {
   transactions: Set<string>;
 }
 
-/** Says, for this SQL transaction, that the ingester moves the per-minute aggregates itself. */
-export async function takeOverMinuteAggregates(q: SqlQueries): Promise<void> {
-  await q.query(`SELECT set_config('${INGESTER_AGGREGATES_SETTING}', 'on', true)`);
-}
-
 const byKey = <T>(entries: Map<string, T>): T[] => [...entries.keys()].sort().map((k) => entries.get(k)!);
 
 /**

@@ -34,11 +34,6 @@ import type { TransactionRow } from "./rows";
 
 export const INGESTER_TOTALS_SETTING = "explorer.ingester_totals";
 
-/** Says, for this SQL transaction, that the ingester moves the running totals itself. */
-export async function takeOverRunningTotals(q: SqlQueries): Promise<void> {
-  await q.query(`SELECT set_config('${INGESTER_TOTALS_SETTING}', 'on', true)`);
-}
-
 /** An output as the totals need it. */
 export interface TotalledOutput {
   assetId: string;

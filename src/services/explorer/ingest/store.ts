@@ -15,49 +15,80 @@ import type { CBlockRow, DecodedContainer, TransactionRow } from "./rows";
 import { arrayLiteral, insertRows, run } from "./bulk-insert";
 import { addressTransactionsStatement, type PreparedBatch, type PreparedTransactions, prepareBatch, prepareTransactions } from "./page-statements";
 import { StatementPipeline } from "./pipeline";
-import { readStoredOutputs, spentElsewhere, writeDocuments } from "./documents";
-import { takeOverMinuteAggregates, writeMinuteAggregates } from "./minute-aggregates";
-import { closedTransactions, ownersOfStoredOutputs, type RedeemedOutput, takeOverRunningTotals, writeRunningTotals } from "./running-totals";
+import { INGESTER_DOCUMENTS_SETTING, markDocumented, readStoredOutputs, spentElsewhere, writeDocuments } from "./documents";
+import { INGESTER_AGGREGATES_SETTING, writeMinuteAggregates } from "./minute-aggregates";
+import { closedTransactions, INGESTER_TOTALS_SETTING, ownersOfStoredOutputs, type RedeemedOutput, writeRunningTotals } from "./running-totals";
 
 const amount = (value: bigint | null): string | null => (value === null ? null : value.toString());
 
 /** Stores rows of transactions (of any chain) and links spent outputs both ways. */
 export async function storeTransactions(q: SqlQueries, txs: readonly TransactionRow[]): Promise<void> {
   const pipeline = new StatementPipeline(q);
-  await sendTransactions(pipeline, prepareTransactions(txs));
+  await takeOverDerivedRows(pipeline.unanswered);
+  const prepared = prepareTransactions(txs);
+  await sendSharedRows(pipeline, prepared, await sendOwnRows(pipeline, prepared));
   await pipeline.drain();
 }
 
+/** What the page's own inserts answered: the rows that were new (a page stored again finds its rows there). */
+interface OwnRows {
+  newTransactions: ReadonlySet<string>;
+  newOutputIds: ReadonlySet<string>;
+  newOwners: readonly (readonly [outputId: string, address: string])[];
+  /** The highest ingestion sequence this page's transactions got (null: none new). */
+  lastSequence: string | null;
+}
+
+/** Says, for this SQL transaction, that the ingester writes the minute aggregates, the running totals and the documents itself. */
+async function takeOverDerivedRows(q: SqlQueries): Promise<void> {
+  const settings = [INGESTER_AGGREGATES_SETTING, INGESTER_TOTALS_SETTING, INGESTER_DOCUMENTS_SETTING];
+  await q.query(`SELECT ${settings.map((name) => `set_config('${name}', 'on', true)`).join(", ")}`);
+}
+
 /**
- * storeTransactions on a page's pipeline: the statements whose answer the page needs are
- * awaited, the others sent (they run while the next are built); `drain` waits for them. The
- * statements that need no answer were built before (page-statements.ts).
+ * The rows that are the page's alone (its transactions, outputs, owners, inputs, credentials and
+ * address history, all new keys): no other page's SQL transaction writes or waits on them, so
+ * they are stored while the page before is still being committed (storeBatch's `after`).
  */
-async function sendTransactions(q: StatementPipeline, prepared: PreparedTransactions): Promise<void> {
-  const { txs, outputs } = prepared;
-  if (txs.length === 0) return;
-  await takeOverMinuteAggregates(q.unanswered);
-  await takeOverRunningTotals(q.unanswered);
+async function sendOwnRows(q: StatementPipeline, prepared: PreparedTransactions): Promise<OwnRows> {
+  if (prepared.txs.length === 0) return { newTransactions: new Set(), newOutputIds: new Set(), newOwners: [], lastSequence: null };
   // The three inserts sent before the first answer is awaited.
   const [inserted, newOutputs, ownerRows] = await Promise.all([run(q, prepared.transactions), run(q, prepared.outputsInsert), run(q, prepared.owners)]);
-  const newOwners = ownerRows.map((r) => [String(r.output_id), String(r.address)] as const);
-  const newTransactions = new Set(inserted.map((r) => String(r.id)));
-  const newOutputIds = new Set(newOutputs.map((r) => String(r.id)));
+  for (const statement of [prepared.inputs, prepared.credentials]) await run(q.unanswered, statement);
+  await run(q.unanswered, addressTransactionsStatement(prepared.addressTransactions, new Map(inserted.map((r) => [String(r.id), String(r.sequence)]))));
+  const sequences = inserted.map((r) => BigInt(String(r.sequence)));
+  return {
+    newTransactions: new Set(inserted.map((r) => String(r.id))),
+    newOutputIds: new Set(newOutputs.map((r) => String(r.id))),
+    newOwners: ownerRows.map((r) => [String(r.output_id), String(r.address)] as const),
+    lastSequence: sequences.length === 0 ? null : sequences.reduce((a, b) => (a > b ? a : b)).toString(),
+  };
+}
+
+/**
+ * The rows other pages write too, once the page before is committed: the links of spent outputs
+ * and what was stored before (read), the assets' and addresses' first sightings, the minute
+ * aggregates, the running totals and the documents. The statements whose answer the page needs
+ * are awaited, the others sent (they run while the next are built); `drain` waits for them.
+ */
+async function sendSharedRows(q: StatementPipeline, prepared: PreparedTransactions, own: OwnRows): Promise<void> {
+  const { txs, outputs } = prepared;
+  if (txs.length === 0) return;
+  const { newTransactions, newOutputIds, newOwners } = own;
   // Sent in this order, each answer awaited only once everything that does not need it is sent,
   // so the server has statements to run while the minute aggregates, the totals and the documents
   // are summed and written here (they waited for the links' answer with the server idle):
   // - the outputs spent here that the page does not create, as they stand before its links (for
   //   the documents and the totals), and those that gained owners here although stored before;
   const reading = readStoredOutputs(q, [...new Set([...spentElsewhere(txs, newTransactions), ...ownersOfStoredOutputs(newOutputIds, newOwners)])]);
-  // - the links (their second statement sees the inputs stored before this page: those of this
-  //   page, inserted after, are linked by the first, which has them as arrays);
+  // - the links (their second statement sees the inputs stored before this page, and this page's
+  //   own, which the first has linked already: it links only outputs not linked yet);
   const linking = linkSpends(q, prepared.spends, outputs.filter((o) => newOutputIds.has(o.id) && o.chainId !== o.createdOnChainId));
   // (both are met below, or by the pipeline's first failure)
   reading.catch(() => undefined);
   linking.catch(() => undefined);
   // - the rows no answer is needed from, then the minute aggregates.
-  for (const statement of [prepared.inputs, prepared.credentials, prepared.assets, prepared.addresses, prepared.addressChains]) await run(q.unanswered, statement);
-  await run(q.unanswered, addressTransactionsStatement(prepared.addressTransactions, new Map(inserted.map((r) => [String(r.id), String(r.sequence)]))));
+  for (const statement of [prepared.assets, prepared.addresses, prepared.addressChains]) await run(q.unanswered, statement);
   await writeMinuteAggregates(q, q.unanswered, txs, newTransactions, newOutputIds, newOwners);
   const stored = await reading;
   const redeemed = await linking;
@@ -75,6 +106,7 @@ async function sendTransactions(q: StatementPipeline, prepared: PreparedTransact
     closed: closedTransactions(txs, newTransactions, redeemed),
   });
   await writeDocuments(q.unanswered, txs, newTransactions, new Map(redeemed.map((r) => [r.id, r.redeemerId])), stored, prepared.createdOutputs);
+  await markDocumented(q.unanswered, own.lastSequence);
 }
 
 /**
@@ -147,6 +179,17 @@ async function storeContractBlocks(q: SqlQueries, blocks: readonly CBlockRow[]):
   );
 }
 
+/** How a page's SQL transaction is ordered after the page before it (the ingester's pipeline of pages). */
+export interface PageOrder {
+  /**
+   * Settles once the page before is committed (rejects when it failed: this page then fails
+   * too). Awaited after this page's own rows are stored and before anything other pages write.
+   */
+  after?: Promise<unknown>;
+  /** Called once this page's own rows are stored: the next page's SQL transaction may start. */
+  ownRowsStored?: () => void;
+}
+
 /**
  * Stores one page of an index and moves its progress past it: one SQL transaction. `prepared`
  * is the page's statements built before (prepareBatch of the same page), else built here.
@@ -157,14 +200,21 @@ export async function storeBatch(
   batch: readonly DecodedContainer[],
   extraTransactions: readonly TransactionRow[] = [],
   prepared: PreparedBatch = prepareBatch(indexName, batch, extraTransactions),
+  order: PageOrder = {},
 ): Promise<void> {
   if (batch.length === 0) return;
   if (prepared.batch !== batch || prepared.indexName !== indexName) throw new Error("the statements prepared are of another page");
   const pipeline = new StatementPipeline(sql);
   const q = pipeline.unanswered;
+  await takeOverDerivedRows(q);
   for (const statement of prepared.blocks) await run(q, statement);
   await storeContractBlocks(q, batch.flatMap((c) => (c.cBlock === undefined ? [] : [c.cBlock])));
-  await sendTransactions(pipeline, prepared.transactions);
+  const own = await sendOwnRows(pipeline, prepared.transactions);
+  // Every statement of this page's own rows answered (its transactions have their sequences).
+  await pipeline.drain();
+  order.ownRowsStored?.();
+  await order.after;
+  await sendSharedRows(pipeline, prepared.transactions, own);
   const next = batch[batch.length - 1]!.index + 1n;
   await q.query(
     `INSERT INTO explorer_progress (index_name, next_index, updated_at) VALUES ($1, $2, $3)
