@@ -9,8 +9,8 @@
  * Pages are committed one by one, in order, but a page's SQL transaction starts while the one
  * before is still being committed: it stores its own rows (its transactions, outputs, owners,
  * inputs...) meanwhile, and waits for that commit before it links spends and moves the rows other
- * pages write too (store.ts PageOrder), so the server works on two pages at once. It polls every `pollIntervalMs` (at once again after
- * a full page). A node that cannot be reached or a database that fails makes the loop wait (with
+ * pages write too (store.ts PageOrder), so the server works on two pages at once. It polls
+ * every `pollIntervalMs` (at once again after a full page). A node that cannot be reached or a database that fails makes the loop wait (with
  * a growing delay, up to 10 s) and read the same page again: nothing is lost or stored twice. A
  * node without indexing (its index routes answer 404) stops the loop with an error naming the flag.
  */

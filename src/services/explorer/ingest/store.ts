@@ -179,7 +179,15 @@ async function storeContractBlocks(q: SqlQueries, blocks: readonly CBlockRow[]):
   );
 }
 
-/** How a page's SQL transaction is ordered after the page before it (the ingester's pipeline of pages). */
+/**
+ * How a page's SQL transaction is ordered after the page before it (the ingester's pipeline of
+ * pages). While it waits for that commit it holds locks only on the keys it inserted, of tables
+ * (containers, blocks, transactions, outputs, owners, inputs, credentials, address history) that
+ * no statement sent after a page's wait writes: what the page before still has to do, or any
+ * other index's page past its own wait, never waits on it, so the wait cannot close a cycle of
+ * waits the server cannot see. Two pages of different indexes may still wait on each other for a
+ * key both insert (a transaction one imports and the other holds), as they did before.
+ */
 export interface PageOrder {
   /**
    * Settles once the page before is committed (rejects when it failed: this page then fails
