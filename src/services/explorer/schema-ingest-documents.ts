@@ -16,22 +16,22 @@
  */
 const STANDS_ASIDE = "WHEN (current_setting('explorer.ingester_documents', true) IS DISTINCT FROM 'on')";
 
-export const INGESTER_DOCUMENTS_MIGRATION = `-- The documents' triggers stand aside for the ingester (schema-ingest-documents.ts).
-   DROP TRIGGER explorer_documents_due ON transactions;
-   CREATE TRIGGER explorer_documents_due AFTER INSERT ON transactions
-     FOR EACH STATEMENT ${STANDS_ASIDE} EXECUTE FUNCTION explorer_documents_due();
-   DROP TRIGGER explorer_documents_outputs_added ON outputs;
-   CREATE TRIGGER explorer_documents_outputs_added AFTER INSERT ON outputs REFERENCING NEW TABLE AS changed
-     FOR EACH STATEMENT ${STANDS_ASIDE} EXECUTE FUNCTION explorer_documents_outdated();
-   DROP TRIGGER explorer_documents_outputs_changed ON outputs;
-   CREATE TRIGGER explorer_documents_outputs_changed AFTER UPDATE ON outputs REFERENCING NEW TABLE AS changed
-     FOR EACH STATEMENT ${STANDS_ASIDE} EXECUTE FUNCTION explorer_documents_outdated();
-   DROP TRIGGER explorer_documents_owners_added ON output_addresses;
-   CREATE TRIGGER explorer_documents_owners_added AFTER INSERT ON output_addresses REFERENCING NEW TABLE AS changed
-     FOR EACH STATEMENT ${STANDS_ASIDE} EXECUTE FUNCTION explorer_documents_outdated();
-   DROP TRIGGER explorer_documents_inputs_added ON transaction_inputs;
-   CREATE TRIGGER explorer_documents_inputs_added AFTER INSERT ON transaction_inputs REFERENCING NEW TABLE AS changed
-     FOR EACH STATEMENT ${STANDS_ASIDE} EXECUTE FUNCTION explorer_documents_outdated();
-   DROP TRIGGER explorer_documents_credentials_added ON input_credentials;
-   CREATE TRIGGER explorer_documents_credentials_added AFTER INSERT ON input_credentials REFERENCING NEW TABLE AS changed
-     FOR EACH STATEMENT ${STANDS_ASIDE} EXECUTE FUNCTION explorer_documents_outdated()`;
+/** The triggers that drop the documents a change outdates (schema-reads.ts): name, event, table. */
+const OUTDATING_TRIGGERS: readonly (readonly [name: string, event: "INSERT" | "UPDATE", table: string])[] = [
+  ["explorer_documents_outputs_added", "INSERT", "outputs"],
+  ["explorer_documents_outputs_changed", "UPDATE", "outputs"],
+  ["explorer_documents_owners_added", "INSERT", "output_addresses"],
+  ["explorer_documents_inputs_added", "INSERT", "transaction_inputs"],
+  ["explorer_documents_credentials_added", "INSERT", "input_credentials"],
+];
+
+export const INGESTER_DOCUMENTS_MIGRATION = [
+  "-- The documents' triggers stand aside for the ingester (schema-ingest-documents.ts).\n   DROP TRIGGER explorer_documents_due ON transactions",
+  `CREATE TRIGGER explorer_documents_due AFTER INSERT ON transactions
+     FOR EACH STATEMENT ${STANDS_ASIDE} EXECUTE FUNCTION explorer_documents_due()`,
+  ...OUTDATING_TRIGGERS.flatMap(([name, event, table]) => [
+    `DROP TRIGGER ${name} ON ${table}`,
+    `CREATE TRIGGER ${name} AFTER ${event} ON ${table} REFERENCING NEW TABLE AS changed
+     FOR EACH STATEMENT ${STANDS_ASIDE} EXECUTE FUNCTION explorer_documents_outdated()`,
+  ]),
+].join(";\n   ");

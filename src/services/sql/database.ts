@@ -20,5 +20,10 @@ export interface SqlDatabase extends SqlQueries {
   transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T>;
   /** Where the data lives, for people (a directory, "memory", or the server without password). */
   readonly description: string;
+  /**
+   * True when the database vacuums its tables itself (a PostgreSQL server's autovacuum); PGlite
+   * runs none, so its writers vacuum what they write (absent: false).
+   */
+  readonly autovacuums?: boolean;
   close(): Promise<void>;
 }

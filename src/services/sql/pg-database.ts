@@ -27,6 +27,7 @@ export async function openPostgresDatabase(url: string): Promise<SqlDatabase> {
     (await target.query<SqlRow>(text, [...params])).rows;
   return {
     description: `PostgreSQL at ${withoutPassword(url)}`,
+    autovacuums: true,
     query: run(pool),
     transaction: async (work) => {
       const client = await pool.connect();

@@ -360,11 +360,17 @@ export class Ingester {
    * dead row version (and index entries) per page. PGlite runs no autovacuum: unvacuumed, an asset's
    * holders (read in balance order) were read through 42 MB of dead index entries at 100,000
    * containers. A server's autovacuum does the same; this is cheap there (few pages changed).
+   *
+   * On PGlite the tables that only grow are vacuumed too: without a visibility map every
+   * index-only read (an aggregates window's owners, the lists' keys) also reads each row's page.
+   * At 100,000 containers (2026-11-27, a scratch probe) the aggregates' SQL took 3.4-3.6 ms before
+   * such a vacuum and 3.0-3.5 after. Each vacuum reads only the pages written since the last.
    */
   private async vacuumRewrittenTables(): Promise<void> {
     if (this.storedSinceStart - this.vacuumedAt < (this.options.vacuumEvery ?? DEFAULT_VACUUM_EVERY)) return;
     this.vacuumedAt = this.storedSinceStart;
-    await this.options.database.query(`VACUUM ${REWRITTEN_TABLES.join(", ")}`);
+    const growing = this.options.database.autovacuums === true ? [] : CHAIN_SIZED_TABLES.filter((t) => !REWRITTEN_TABLES.includes(t));
+    await this.options.database.query(`VACUUM ${[...REWRITTEN_TABLES, ...growing].join(", ")}`);
   }
 
   private sleep(ms: number): Promise<void> {
