@@ -28,9 +28,10 @@ export const SCALE_TARGETS = { apiP95Ms: 100, pageP95Ms: 200, curveRatioMax: 1.5
  * The server's settings for a load of a million containers, beyond fsync off. PostgreSQL's
  * defaults are sized to start on any machine: 128 MB of shared buffers, and a checkpoint at each
  * 1 GB of write-ahead log or 5 minutes, after which each page's first change is logged whole. At
- * 1,000,000 containers (2026-11-27) the ingest of the last 900,000 ran at 2,222 containers/s and
- * 0.346 ms of server CPU each with the defaults (`--server-defaults`), at 2,837/s and 0.251 ms
- * with these; at 100,000 the two did not differ (2,783 and 2,728/s). A server kept for an explorer of a large chain is
+ * 1,000,000 containers (2026-11-27, before a page's SQL transaction began while the one before it
+ * commits) the ingest of the last 900,000 ran at 2,222 containers/s and 0.346 ms of server CPU
+ * each with the defaults (`--server-defaults`), at 2,837/s and 0.251 ms with these; at 100,000
+ * the two did not differ (2,783 and 2,728/s). A server kept for an explorer of a large chain is
  * given such settings (PostgreSQL's documentation advises shared buffers of a quarter of memory).
  */
 export const BULK_LOAD_SERVER_SETTINGS: Readonly<Record<string, string>> = { shared_buffers: "1GB", max_wal_size: "8GB", checkpoint_timeout: "30min" };

@@ -16,6 +16,7 @@ import { prepareBatch } from "../../../src/services/explorer/ingest/page-stateme
 import { storeBatch } from "../../../src/services/explorer/ingest/store";
 import { CHAIN_SIZED_TABLES } from "../../../src/services/explorer/schema";
 import type { SqlDatabase, SqlQueries, SqlValue } from "../../../src/services/sql/database";
+import { openPostgresDatabase } from "../../../src/services/sql/pg-database";
 import { type PostgresServer, startPostgresServer } from "../../helpers/postgres-server";
 import { totalsAndRecount } from "./totals-oracle";
 
@@ -189,9 +190,12 @@ describe("explorer ingest: a page's statements built while the page before it is
     /** An explorer on a database of its own on the server. */
     const openOnServer = async () => {
       const name = `overlap_${++databases}`;
-      const admin = await openExplorerService({ nodeUrl: node.url, autoStart: false, databaseUrl: server.url });
-      opened.push(admin);
-      await admin.database.query(`CREATE DATABASE ${name}`);
+      const admin = await openPostgresDatabase(server.url);
+      try {
+        await admin.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await admin.close();
+      }
       const explorer = await openExplorerService({ nodeUrl: node.url, autoStart: false, databaseUrl: server.url.replace(/\/postgres$/, `/${name}`) });
       opened.push(explorer);
       return explorer;

@@ -55,13 +55,14 @@ async function sendOwnRows(q: StatementPipeline, prepared: PreparedTransactions)
   // The three inserts sent before the first answer is awaited.
   const [inserted, newOutputs, ownerRows] = await Promise.all([run(q, prepared.transactions), run(q, prepared.outputsInsert), run(q, prepared.owners)]);
   for (const statement of [prepared.inputs, prepared.credentials]) await run(q.unanswered, statement);
-  await run(q.unanswered, addressTransactionsStatement(prepared.addressTransactions, new Map(inserted.map((r) => [String(r.id), String(r.sequence)]))));
-  const sequences = inserted.map((r) => BigInt(String(r.sequence)));
+  const sequences = new Map(inserted.map((r) => [String(r.id), String(r.sequence)]));
+  await run(q.unanswered, addressTransactionsStatement(prepared.addressTransactions, sequences));
+  const last = [...sequences.values()].reduce<bigint | null>((highest, s) => (highest === null || BigInt(s) > highest ? BigInt(s) : highest), null);
   return {
-    newTransactions: new Set(inserted.map((r) => String(r.id))),
+    newTransactions: new Set(sequences.keys()),
     newOutputIds: new Set(newOutputs.map((r) => String(r.id))),
     newOwners: ownerRows.map((r) => [String(r.output_id), String(r.address)] as const),
-    lastSequence: sequences.length === 0 ? null : sequences.reduce((a, b) => (a > b ? a : b)).toString(),
+    lastSequence: last === null ? null : last.toString(),
   };
 }
 
