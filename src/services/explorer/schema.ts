@@ -21,6 +21,7 @@ import { INGESTER_DOCUMENTS_MIGRATION } from "./schema-ingest-documents";
 import { INGESTER_SPENDS_MIGRATION } from "./schema-ingest-spends";
 import { INGESTER_TOTALS_MIGRATION } from "./schema-ingest-totals";
 import { INGESTER_WRITES_MIGRATION } from "./schema-ingest-writes";
+import { OUTPUTS_SOLE_OWNER_MIGRATION } from "./schema-outputs-owner";
 import { READS_MIGRATION } from "./schema-reads";
 import { READS_AT_SCALE_MIGRATION } from "./schema-reads-scale";
 import { TOTALS_MIGRATION } from "./schema-totals";
@@ -224,6 +225,7 @@ export const EXPLORER_MIGRATIONS: readonly string[] = [
   INGESTER_SPENDS_MIGRATION,
   INGESTER_CONSTRAINTS_MIGRATION,
   INGESTER_DOCUMENTS_MIGRATION,
+  OUTPUTS_SOLE_OWNER_MIGRATION,
 ];
 
 /** The tables whose size follows the chain's (all but the chains, the progress, the assets and their totals). */

@@ -114,6 +114,36 @@ describe("explorer ingest: the documents, per-minute aggregates and running tota
     }
   });
 
+  it("keeps each output's one owner on its row, as its owners' rows name it", async () => {
+    const [row] = await explorer.database.query(
+      `SELECT count(*)::int AS outputs, count(o.sole_owner)::int AS kept,
+              count(*) FILTER (WHERE o.sole_owner IS DISTINCT FROM (SELECT CASE WHEN count(*) = 1 THEN min(oa.address) END FROM output_addresses oa WHERE oa.output_id = o.id))::int AS different
+         FROM outputs o`,
+    );
+    expect(row!.outputs).to.be.greaterThan(2400);
+    expect(row).to.deep.equal({ outputs: row!.outputs, kept: row!.outputs, different: 0 });
+  });
+
+  it("keeps no sole owner for an output with two owners or none: its owners are read from their rows", async () => {
+    const fresh = await openExplorerService({ nodeUrl: node.url, autoStart: false });
+    try {
+      const decoder = new PageDecoder(fresh.context, fresh.node, fresh.database);
+      const decoded = await decoder.decode("X-tx", await fresh.node.index("X-tx").getContainerRange(0n, 10));
+      const [first, second, third] = decoded.containers.flatMap((c) => c.transactions).flatMap((t) => t.outputs);
+      first!.addresses = [first!.addresses[0]!, "local1another"];
+      second!.addresses = [];
+      await fresh.database.transaction((q) => storeBatch(q, "X-tx", decoded.containers, decoded.extra));
+      const rows = await fresh.database.query("SELECT id, sole_owner FROM outputs WHERE id = ANY($1::text[]) ORDER BY array_position($1::text[], id)", [`{${first!.id},${second!.id},${third!.id}}`]);
+      expect(rows).to.deep.equal([
+        { id: first!.id, sole_owner: null },
+        { id: second!.id, sole_owner: null },
+        { id: third!.id, sole_owner: third!.addresses[0] },
+      ]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("keeps the totals, the ledger and the supplies the rows recount to", async () => {
     const { kept, recounted } = await totalsAndRecount(explorer.database);
     // 50 senders and a hot address, each on the chain and over all chains.

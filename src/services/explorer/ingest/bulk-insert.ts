@@ -36,6 +36,7 @@ const COLUMN_TYPES: Record<string, Record<string, string>> = {
     payload: "text",
     stake: "boolean",
     accepted_at: "bigint",
+    sole_owner: "text",
   },
   output_addresses: { output_id: "text", address: "text", position: "integer" },
   transaction_inputs: { transaction_id: "text", position: "integer", output_id: "text" },

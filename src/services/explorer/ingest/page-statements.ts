@@ -19,6 +19,9 @@ import type { DecodedContainer, OutputRow, TransactionRow } from "./rows";
 
 const amount = (value: bigint | null): string | null => (value === null ? null : value.toString());
 
+/** The output's owner when it has exactly one, else NULL: its owners are then read from `output_addresses` (schema-outputs-owner.ts). */
+const soleOwner = (addresses: readonly string[]): string | null => (new Set(addresses).size === 1 ? addresses[0]! : null);
+
 /** An output with its transaction's acceptance time (`outputs.accepted_at`). */
 export type PageOutput = OutputRow & { acceptedAt: number };
 
@@ -81,8 +84,8 @@ export function prepareTransactions(txs: readonly TransactionRow[]): PreparedTra
     ),
     outputsInsert: insertStatement(
       "outputs",
-      ["id", "transaction_id", "output_index", "chain_id", "created_on_chain_id", "asset_id", "output_type", "amount", "locktime", "threshold", "group_id", "payload", "stake", "accepted_at"],
-      outputs.map((o) => [o.id, o.transactionId, o.outputIndex, o.chainId, o.createdOnChainId, o.assetId, o.outputType, amount(o.amount), amount(o.locktime), o.threshold, o.groupId, o.payload, o.stake ? "true" : "false", o.acceptedAt]),
+      ["id", "transaction_id", "output_index", "chain_id", "created_on_chain_id", "asset_id", "output_type", "amount", "locktime", "threshold", "group_id", "payload", "stake", "accepted_at", "sole_owner"],
+      outputs.map((o) => [o.id, o.transactionId, o.outputIndex, o.chainId, o.createdOnChainId, o.assetId, o.outputType, amount(o.amount), amount(o.locktime), o.threshold, o.groupId, o.payload, o.stake ? "true" : "false", o.acceptedAt, soleOwner(o.addresses)]),
       "ON CONFLICT DO NOTHING",
       "RETURNING id",
     ),

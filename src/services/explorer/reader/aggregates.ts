@@ -174,6 +174,15 @@ function splitWindow(params: SqlParams, window: TimeWindow): MinuteSplit {
   };
 }
 
+/**
+ * The owners of a row `w` of the partial minutes' outputs: its `sole_owner` when the ingester kept
+ * one (schema-outputs-owner.ts), else its rows of `output_addresses`. That branch is an index probe
+ * per output, never a scan of the owners (OFFSET 0 keeps it a subquery no join order can turn into
+ * one), and is not run at all for an output with a sole owner.
+ */
+const OWNERS_OF_W = `SELECT w.sole_owner AS address WHERE w.sole_owner IS NOT NULL
+  UNION ALL (SELECT oa.address FROM output_addresses oa WHERE w.sole_owner IS NULL AND oa.output_id = w.id OFFSET 0)`;
+
 /** The window's row and, when an interval size is given, each interval's, from one statement. */
 interface WindowRows {
   window: SqlRow | undefined;
@@ -218,11 +227,12 @@ async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: Aggreg
     complemented === undefined
       ? ""
       : `UNION ALL SELECT bucket, NULL, 0, 0, -count(*), 0 FROM (SELECT DISTINCT w.bucket, w.minute, w.chain_id, w.asset_id, oa.address
-         FROM partial w CROSS JOIN LATERAL (SELECT oa.address FROM output_addresses oa WHERE oa.output_id = w.id OFFSET 0) oa WHERE w.sign < 0
+         FROM partial w CROSS JOIN LATERAL (${OWNERS_OF_W}) oa WHERE w.sign < 0
           AND NOT EXISTS (SELECT 1 FROM address_transactions at JOIN outputs io ON io.transaction_id = at.transaction_id
-                JOIN output_addresses ioa ON ioa.output_id = io.id AND ioa.address = at.address
                WHERE at.address = oa.address AND at.accepted_at >= w.piece_first AND at.accepted_at <= w.piece_last
-                 AND io.accepted_at >= w.piece_first AND io.accepted_at <= w.piece_last AND io.asset_id = w.asset_id AND io.created_on_chain_id = w.chain_id)) d GROUP BY bucket`;
+                 AND io.accepted_at >= w.piece_first AND io.accepted_at <= w.piece_last AND io.asset_id = w.asset_id AND io.created_on_chain_id = w.chain_id
+                 AND (io.sole_owner = at.address OR (io.sole_owner IS NULL
+                   AND EXISTS (SELECT 1 FROM output_addresses ioa WHERE ioa.output_id = io.id AND ioa.address = at.address))))) d GROUP BY bucket`;
   // Per interval and over the window (its row has grouping(bucket) = 1), or over the window only.
   // An interval counts as active when it holds outputs or transactions: one whose rows a minute's
   // kept row and the rows outside the window cancel (all outside) is left out, as it has none.
@@ -236,7 +246,7 @@ async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: Aggreg
   const rows = await db.query(
     `WITH partial AS (${minutes.partialRows(
       (rows) => `SELECT ${bucket("o.accepted_at")} AS bucket, o.id, o.transaction_id, o.asset_id, o.amount,
-         o.accepted_at - o.accepted_at % ${MINUTE_MS} AS minute, o.created_on_chain_id AS chain_id, ${rows.sign} AS sign
+         o.accepted_at - o.accepted_at % ${MINUTE_MS} AS minute, o.created_on_chain_id AS chain_id, ${rows.sign} AS sign, o.sole_owner
          ${complemented === undefined ? "" : `, ${rows.pieceFirst} AS piece_first, ${rows.pieceLast} AS piece_last`} FROM outputs o
        WHERE ${rows.condition}${outputFilter("o.created_on_chain_id", "o.asset_id")}`,
       "o.accepted_at",
@@ -248,10 +258,9 @@ async function aggregateRows(db: SqlQueries, context: ExplorerContext, p: Aggreg
          FROM explorer_minute_outputs m WHERE ${minutes.wholeMinutes("m.minute", "outputs")}${outputFilter("m.chain_id", "m.asset_id")}
        UNION ALL SELECT bucket, CASE WHEN sign > 0 THEN asset_id END, sign * CASE WHEN asset_id = ${volumeAsset} THEN sum(amount) ELSE 0 END, sign * count(*), 0, 0
          FROM partial GROUP BY bucket, asset_id, sign
-       -- the partial minutes' owners, once per minute, chain and asset, by their outputs' keys (never by scanning the owners:
-       -- OFFSET 0 keeps the lateral subquery an index probe per output, which no join order can turn into a scan)
+       -- the partial minutes' owners, once per minute, chain and asset, from their outputs' rows (OWNERS_OF_W)
        UNION ALL SELECT bucket, NULL, 0, 0, count(*), 0 FROM (SELECT DISTINCT w.bucket, w.minute, w.chain_id, w.asset_id, oa.address
-         FROM partial w CROSS JOIN LATERAL (SELECT oa.address FROM output_addresses oa WHERE oa.output_id = w.id OFFSET 0) oa WHERE w.sign > 0) d GROUP BY bucket
+         FROM partial w CROSS JOIN LATERAL (${OWNERS_OF_W}) oa WHERE w.sign > 0) d GROUP BY bucket
        ${ownersOutside}
        ${transactions})
      SELECT ${windowColumns} AS bucket, coalesce(sum(volume), 0)::text AS volume, sum(outputs) AS outputs,
