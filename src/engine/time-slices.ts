@@ -3,7 +3,7 @@
  * other clients' requests a turn every few milliseconds instead of holding the loop for the
  * whole answer.
  */
-import { JsonText } from "../rpc/json-text";
+import { type JsonText, jsonArrayText } from "../rpc/json-text";
 import { EXECUTION_SLICE_MS } from "./execution-budget";
 
 /** Items mapped between two looks at the clock. */
@@ -15,16 +15,8 @@ const ITEMS_PER_CLOCK_LOOK = 256;
  * of milliseconds.
  */
 export async function jsonArrayInSlices<T>(items: readonly T[], toJson: (item: T, index: number) => string): Promise<JsonText> {
-  const texts = await mapInSlices(items, toJson);
-  // Parts of a few tens of kB: small enough for the young generation, few enough to send.
-  const parts: string[] = [];
-  for (let i = 0; i < texts.length; i += ITEMS_PER_PART) parts.push((i === 0 ? "[" : ",") + texts.slice(i, i + ITEMS_PER_PART).join(","));
-  parts.push(parts.length === 0 ? "[]" : "]");
-  return new JsonText(parts);
+  return jsonArrayText(await mapInSlices(items, toJson));
 }
-
-/** Items joined into one part of a JSON array (a log is about 400 bytes). */
-const ITEMS_PER_PART = 64;
 
 /**
  * A loop's turns of the event loop: `next()` waits for one once about 10 ms of work have passed

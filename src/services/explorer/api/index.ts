@@ -64,12 +64,16 @@ export function createExplorerApi(options: ExplorerApiOptions): ExplorerApi {
         status = shown.status;
         body = shown.toJSON();
       }
-      // A list of records the database wrote as JSON is answered as that text, unparsed.
-      const text = body instanceof JsonText ? body.text : JSON.stringify(body);
-      const headers: http.OutgoingHttpHeaders = { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text), "Access-Control-Allow-Origin": "*" };
+      // A list of records the database wrote as JSON is answered as that text, unparsed, part by part.
+      const parts = body instanceof JsonText ? body.parts : [JSON.stringify(body)];
+      let length = 0;
+      for (const part of parts) length += Buffer.byteLength(part);
+      const headers: http.OutgoingHttpHeaders = { "Content-Type": "application/json; charset=utf-8", "Content-Length": length, "Access-Control-Allow-Origin": "*" };
       if (status === 405) headers.Allow = "GET, HEAD";
+      res.writeHead(status, headers);
       // HEAD: the headers GET would send, without the body.
-      res.writeHead(status, headers).end(req.method === "HEAD" ? undefined : text);
+      if (req.method !== "HEAD") for (const part of parts) res.write(part);
+      res.end();
     },
   };
 }

@@ -136,7 +136,7 @@ export async function listAddressesText(db: SqlQueries, p: AddressesParams): Pro
      FROM listed k WHERE k.ord <= ${limit}`,
     params.values,
   );
-  const items = new JsonText(`[${row === undefined ? "" : text(row, "records")}]`);
+  const items = new JsonText([`[${row === undefined ? "" : text(row, "records")}]`]);
   if (row === undefined || Number(row.listed ?? 0) <= p.limit) return { items };
   return { items, next: encodeCursor([text(row, "last_address"), text(row, "last_chain_id")]) };
 }

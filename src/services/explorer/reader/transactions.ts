@@ -7,7 +7,7 @@
  * time, then ingestion sequence (its keyset), either way.
  */
 import type { SqlQueries, SqlRow } from "../../sql/database";
-import { JsonText } from "../json-text";
+import { type JsonText, jsonArrayText } from "../json-text";
 import type { TransactionRecord } from "../records";
 import { afterCursor, encodeCursor } from "./cursor";
 import type { Page, TransactionsParams } from "./parameters";
@@ -53,22 +53,24 @@ function withRedeemers(doc: string, redeemers: readonly string[]): string {
 }
 
 /**
- * The documents' row as a JSON array text of the records, the created outputs' redeeming
+ * The documents' row as the JSON array text of the records, the created outputs' redeeming
  * transactions as they stand. A transaction none of whose outputs is redeemed has its document as
  * written: an output's redeemer is set once and never cleared, so one written in a document is
- * still set, and a page of such transactions (the newest, as a rule) is its documents joined.
+ * still set, and a page of such transactions (the newest, as a rule) is its documents as they are.
+ * The documents are slices of the row's text, sent in parts (JsonText): the answer is never one
+ * string again.
  */
-function recordsTextOf(row: SqlRow | undefined): string {
-  if (row === undefined || row.docs === null) return "[]";
-  const redeemedText = text(row, "redeemed");
-  if (!/[^,;]/.test(redeemedText)) return `[${text(row, "docs").replaceAll(DOCUMENT_SEPARATOR, ",")}]`;
-  const redeemed = redeemedText.split(";");
+function recordsTextOf(row: SqlRow | undefined): JsonText {
+  if (row === undefined || row.docs === null) return jsonArrayText([]);
   const docs = text(row, "docs").split(DOCUMENT_SEPARATOR);
-  return `[${docs.map((doc, i) => (/[^,]/.test(redeemed[i] ?? "") ? withRedeemers(doc, redeemed[i]!.split(",")) : doc)).join(",")}]`;
+  const redeemedText = text(row, "redeemed");
+  if (!/[^,;]/.test(redeemedText)) return jsonArrayText(docs);
+  const redeemed = redeemedText.split(";");
+  return jsonArrayText(docs.map((doc, i) => (/[^,]/.test(redeemed[i] ?? "") ? withRedeemers(doc, redeemed[i]!.split(",")) : doc)));
 }
 
-async function recordsTextByIds(db: SqlQueries, ids: readonly string[]): Promise<string> {
-  if (ids.length === 0) return "[]";
+async function recordsTextByIds(db: SqlQueries, ids: readonly string[]): Promise<JsonText> {
+  if (ids.length === 0) return jsonArrayText([]);
   const params = new SqlParams();
   const [row] = await db.query(
     documentsOf(`SELECT t.id, given.ord FROM unnest(${params.bindList(ids)}) WITH ORDINALITY AS given(id, ord) JOIN transactions t ON t.id = given.id`),
@@ -79,7 +81,7 @@ async function recordsTextByIds(db: SqlQueries, ids: readonly string[]): Promise
 
 /** The records of these transactions (unknown IDs left out), in the given order. */
 export async function transactionRecordsByIds(db: SqlQueries, ids: readonly string[]): Promise<TransactionRecord[]> {
-  return JSON.parse(await recordsTextByIds(db, ids)) as TransactionRecord[];
+  return JSON.parse((await recordsTextByIds(db, ids)).text) as TransactionRecord[];
 }
 
 export async function readTransaction(db: SqlQueries, id: string): Promise<TransactionRecord | undefined> {
@@ -136,7 +138,7 @@ export async function listTransactionsText(db: SqlQueries, p: TransactionsParams
      )}`,
     params.values,
   );
-  const items = new JsonText(recordsTextOf(row));
+  const items = recordsTextOf(row);
   if (row === undefined || Number(row.listed ?? 0) <= p.limit) return { items };
   const [lastTime, lastSequence] = text(row, "last_key").split(" ").map(Number);
   return { items, next: encodeCursor([lastTime!, lastSequence!]) };
