@@ -20,7 +20,12 @@ import type { DecodedContainer, OutputRow, TransactionRow } from "./rows";
 const amount = (value: bigint | null): string | null => (value === null ? null : value.toString());
 
 /** The output's owner when it has exactly one, else NULL: its owners are then read from `output_addresses` (schema-outputs-owner.ts). */
-const soleOwner = (addresses: readonly string[]): string | null => (new Set(addresses).size === 1 ? addresses[0]! : null);
+function soleOwner(addresses: readonly string[]): string | null {
+  const first = addresses[0];
+  if (first === undefined) return null;
+  for (const address of addresses) if (address !== first) return null;
+  return first;
+}
 
 /** An output with its transaction's acceptance time (`outputs.accepted_at`). */
 export type PageOutput = OutputRow & { acceptedAt: number };
