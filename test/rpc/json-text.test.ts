@@ -1,10 +1,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { jsonArrayText, JsonText } from "../../src/rpc/json-text";
-import { jsonObjectText } from "../../src/services/explorer/json-text";
-
-/** JSON values whose texts range from a few bytes to tens of kilobytes (a long string now and then). */
-const jsonValue = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.string({ minLength: 20_000, maxLength: 70_000 }));
+import { jsonValue } from "../helpers/json-values";
 
 /**
  * Answers written as JSON text in parts (rpc/json-text.ts): the parts joined are the JSON of the
@@ -42,22 +39,6 @@ describe("JSON text in parts", () => {
 
   it("an empty array is []", () => {
     expect(jsonArrayText([]).text).to.equal("[]");
-  });
-
-  it("an object of keys and values (JSON text or plain) is, joined, the JSON of the object, undefined values left out", () => {
-    fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.option(jsonValue, { nil: undefined })), fc.array(jsonValue, { maxLength: 5 }), (plain, listed) => {
-        const entries: [string, unknown][] = [...Object.entries(plain), ["items", jsonArrayText(listed.map((v) => JSON.stringify(v)))]];
-        const expected = JSON.parse(JSON.stringify({ ...plain, items: listed }));
-        expect(JSON.parse(jsonObjectText(entries).text)).to.deep.equal(expected);
-      }),
-      { numRuns: 60 },
-    );
-  });
-
-  it("an object of no keys is {}", () => {
-    expect(jsonObjectText([]).text).to.equal("{}");
-    expect(jsonObjectText([["gone", undefined]]).text).to.equal("{}");
   });
 
   it("anything else serializing a JSON text gets the value it holds", () => {
