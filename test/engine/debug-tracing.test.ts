@@ -355,6 +355,16 @@ describe("debug_ tracing", () => {
       const next = await chain.signers[0]!.sendTransaction({ to: chain.signers[1]!.address, value: 1n });
       expect((await next.wait())!.status).to.equal(1);
     });
+
+    it("a time limit in microseconds, as Go writes them (\u00b5s or us), stops a trace too", async () => {
+      const created = await chain.signers[0]!.sendTransaction({ data: deployCode(ENDLESS_LOOP_RUNTIME) });
+      const address = (await created.wait())!.contractAddress!;
+      const tx = await chain.signers[0]!.sendTransaction({ to: address, gasLimit: 2_000_000n });
+      for (const timeout of ["1000\u00b5s", "1000us"]) {
+        expect(await rejection(trace(tx.hash, { tracer: "callTracer", timeout }))).to.include({ code: -32000, message: "execution timeout" });
+      }
+      expect((await rejection(trace(tx.hash, { tracer: "callTracer", timeout: "1000xs" }))).code).to.equal(-32602);
+    });
   });
 
   /**

@@ -83,6 +83,26 @@ describe("hardhat plugin: the engine bundle the package build makes", function (
     expect(run.loadedPackages.filter((p) => p.startsWith("@ethereumjs/"))).to.deep.equal([]);
   });
 
+  it("is ASCII only, so V8 holds it as a one-byte string", () => {
+    const bytes = fs.readFileSync(bundle);
+    expect(bytes.findIndex((byte) => byte > 0x7f)).to.equal(-1);
+  });
+
+  it("refuses to write a bundle that holds a character beyond ASCII, naming where", async () => {
+    const entry = path.join(directory, "micro.js");
+    // esbuild escapes such characters in strings, not in regular expressions.
+    fs.writeFileSync(entry, "module.exports = /[0-9]+\u00b5s/;\n");
+    const outfile = path.join(directory, "micro.bundle.js");
+    let refusal: unknown;
+    try {
+      await bundleEngine(entry, outfile);
+    } catch (error) {
+      refusal = error;
+    }
+    expect(String(refusal)).to.match(/must be ASCII only; it has a character beyond it here: byte \d+: .*\u00b5s/);
+    expect(fs.existsSync(outfile)).to.equal(false);
+  });
+
   it("refuses to write a bundle that would load another package at run time", async () => {
     const entry = path.join(directory, "reaches-out.js");
     // A require esbuild cannot resolve inside try/catch is left to run time rather than failing the build.

@@ -99,12 +99,14 @@ function flag(object: Record<string, unknown>, name: string): boolean {
   return p.optionalBoolean(object[name], name);
 }
 
-const DURATION_UNITS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+// "\u00b5s": microseconds as Go writes them, spelled in ASCII as the engine bundle must be
+// (scripts/bundle-engine.js).
+const DURATION_UNITS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, "\u00b5s": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** A Go duration ("5s", "1m30s", "250ms") in milliseconds. */
 function goDurationMs(value: unknown): number {
   const text = typeof value === "string" ? value : "";
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|\u00b5s|ms|s|m|h)/g)];
   if (parts.length === 0 || parts.map((m) => m[0]).join("") !== text) {
     throw invalidParams(`timeout must be a duration such as "5s" or "500ms", got ${JSON.stringify(value)}`);
   }
