@@ -14,7 +14,7 @@ import { orderedTrieRoot } from "./block-roots";
 import type { BlockTime, HeaderData } from "./block-time";
 import { emptyBlockRecord, type BlockRecord, type LogRecord, type MinedTransaction, type ReceiptRecord } from "./chain";
 import type { ChainState } from "./chain-state";
-import { cancunHeaderFields, engineBlockOptions, ZERO32 } from "./common";
+import { cancunHeaderFields, engineBlockOptions, nextExcessBlobGas, ZERO32 } from "./common";
 import type { EngineLock, LockHeld } from "./engine-lock";
 import { SimulatorFaultError } from "./errors";
 import type { ForkPoint } from "./fork/fork-source";
@@ -261,7 +261,7 @@ export class BlockProducer {
     const vm = this.state.vm;
     const blockOpts = engineBlockOptions(common);
     const cancun = common.isActivatedEIP(4844);
-    const header = cancun ? { ...headerData, excessBlobGas: parentBlock.header.calcNextExcessBlobGas(common) } : { ...headerData };
+    const header = cancun ? { ...headerData, excessBlobGas: nextExcessBlobGas(parentBlock.header, common) } : { ...headerData };
     const journal = vm.evm.journal;
     let checkpointed = false;
     if (common.isActivatedEIP(4788)) {

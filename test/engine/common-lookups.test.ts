@@ -1,7 +1,9 @@
 import { expect } from "chai";
+import fc from "fast-check";
+import { createBlockHeader } from "@ethereumjs/block";
 import { Common, Hardfork, Mainnet, createCustomCommon } from "@ethereumjs/common";
 
-import { withCheapLookups } from "../../src/engine/common";
+import { nextExcessBlobGas, withCheapLookups } from "../../src/engine/common";
 
 const reference = Common.prototype.isActivatedEIP;
 const everyEip = Array.from({ length: 8200 }, (_, i) => i);
@@ -42,5 +44,26 @@ describe("the engine's Common: cheap isActivatedEIP", () => {
         }
       }
     }
+  });
+});
+
+describe("the engine's Common: the next block's excess blob gas", () => {
+  const common = withCheapLookups(createCustomCommon({ name: "t", chainId: 43112 }, Mainnet, { hardfork: Hardfork.Cancun }));
+  const parentWith = (excessBlobGas: bigint, blobGasUsed: bigint) => createBlockHeader({ number: 1n, excessBlobGas, blobGasUsed }, { common });
+
+  it("is zero after a parent with no excess and no blobs, as ethereumjs computes it", () => {
+    const parent = parentWith(0n, 0n);
+    expect(nextExcessBlobGas(parent, common)).to.equal(0n);
+    expect(parent.calcNextExcessBlobGas(common)).to.equal(0n);
+  });
+
+  it("is what ethereumjs computes for any excess and blob gas used", () => {
+    const blobGas = 131_072n;
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 64n * blobGas }), fc.bigInt({ min: 0n, max: 6n }), (excess, blobs) => {
+        const parent = parentWith(excess, blobs * blobGas);
+        expect(nextExcessBlobGas(parent, common)).to.equal(parent.calcNextExcessBlobGas(common));
+      }),
+    );
   });
 });
