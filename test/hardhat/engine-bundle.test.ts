@@ -7,6 +7,7 @@ import { expect } from "chai";
 import { transformSync } from "esbuild";
 
 import { ENGINE_BUNDLE_BANNER as LOADER_BANNER } from "../../src/hardhat/in-process-engine-loader";
+import { refusal } from "../helpers/refusal";
 
 const REPO_ROOT = path.join(__dirname, "..", "..");
 // The package build's bundler (plain JavaScript, run by `npm run build`).
@@ -93,13 +94,7 @@ describe("hardhat plugin: the engine bundle the package build makes", function (
     // esbuild escapes such characters in strings, not in regular expressions.
     fs.writeFileSync(entry, "module.exports = /[0-9]+\u00b5s/;\n");
     const outfile = path.join(directory, "micro.bundle.js");
-    let refusal: unknown;
-    try {
-      await bundleEngine(entry, outfile);
-    } catch (error) {
-      refusal = error;
-    }
-    expect(String(refusal)).to.match(/must be ASCII only; it has a character beyond it here: byte \d+: .*\u00b5s/);
+    expect((await refusal(bundleEngine(entry, outfile))).message).to.match(/must be ASCII only; it has a character beyond it here: byte \d+: .*\u00b5s/);
     expect(fs.existsSync(outfile)).to.equal(false);
   });
 
@@ -108,13 +103,7 @@ describe("hardhat plugin: the engine bundle the package build makes", function (
     // A require esbuild cannot resolve inside try/catch is left to run time rather than failing the build.
     fs.writeFileSync(entry, `try { require("nativekit-no-such-package"); } catch {}\nmodule.exports = 1;\n`);
     const outfile = path.join(directory, "reaches-out.bundle.js");
-    let refusal: unknown;
-    try {
-      await bundleEngine(entry, outfile);
-    } catch (error) {
-      refusal = error;
-    }
-    expect(String(refusal)).to.include("would load these at run time: nativekit-no-such-package");
+    expect((await refusal(bundleEngine(entry, outfile))).message).to.include("would load these at run time: nativekit-no-such-package");
     expect(fs.existsSync(outfile)).to.equal(false);
   });
 });
