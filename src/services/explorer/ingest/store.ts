@@ -57,7 +57,11 @@ async function sendOwnRows(q: StatementPipeline, prepared: PreparedTransactions)
   for (const statement of [prepared.inputs, prepared.credentials]) await run(q.unanswered, statement);
   const sequences = new Map(inserted.map((r) => [String(r.id), String(r.sequence)]));
   await run(q.unanswered, addressTransactionsStatement(prepared.addressTransactions, sequences));
-  const last = [...sequences.values()].reduce<bigint | null>((highest, s) => (highest === null || BigInt(s) > highest ? BigInt(s) : highest), null);
+  let last: bigint | null = null;
+  for (const text of sequences.values()) {
+    const sequence = BigInt(text);
+    if (last === null || sequence > last) last = sequence;
+  }
   return {
     newTransactions: new Set(sequences.keys()),
     newOutputIds: new Set(newOutputs.map((r) => String(r.id))),
