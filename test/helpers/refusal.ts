@@ -25,3 +25,10 @@ export function syncRefusalOf<E extends Error>(run: () => unknown, kind: abstrac
   }
   throw new Error("expected a refusal");
 }
+
+/**
+ * An auth refusal as the clients print it (src/clients/transport.ts: "HTTP 401 Unauthorized: the
+ * node refused the call; ..."), for tests that check a process's output holds none. "401" alone
+ * would also match a port the node happened to get.
+ */
+export const PRINTED_AUTH_REFUSAL = /HTTP 401|refused the call/;
