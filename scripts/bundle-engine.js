@@ -17,9 +17,14 @@
 // string; a single other character makes it a two-byte string, twice the memory, and its reading
 // slower (7.1 against 4.4 ms for the same 1.8 MB in a fresh Node.js 22 process here). Stack traces
 // through the bundle name a column of its one line; the sources are in src/ and the packages.
+//
+// Then scripts/engine-bundle-patches.js changes how the bundled packages reach each other (their
+// re-exports become plain values) and how @ethereumjs/util sets itself up; see there.
 const fs = require("node:fs");
 const path = require("node:path");
 const { builtinModules } = require("node:module");
+
+const { patchEngineBundle } = require("./engine-bundle-patches");
 
 const ROOT = path.resolve(__dirname, "..");
 const ENGINE_ENTRY = path.join(ROOT, "dist", "src", "hardhat", "in-process-engine.js");
@@ -50,9 +55,11 @@ function isAllowedAtRunTime(specifier) {
 
 /**
  * Bundles `entry` (a compiled .js, or a .ts source) into `outfile`, which may be the entry itself:
- * the bundle is written beside it and moved over it only once it passed the check.
+ * the bundle is written beside it, patched (engine-bundle-patches.js), and moved over it only once
+ * it passed the checks. `everyPatch`: refuse a bundle that any patch found nothing to change in
+ * (the package build's, from the compiled engine; a bundle of other code has no such text).
  */
-async function bundleEngine(entry, outfile) {
+async function bundleEngine(entry, outfile, { everyPatch = false } = {}) {
   const esbuild = require("esbuild");
   const written = `${outfile}.bundling`;
   const result = await esbuild.build({
@@ -80,13 +87,21 @@ async function bundleEngine(entry, outfile) {
     fs.rmSync(written, { force: true });
     throw new Error(`the engine bundle would load these at run time: ${[...new Set(unexpected)].join(", ")}`);
   }
+  const { text, applied } = patchEngineBundle(fs.readFileSync(written, "latin1"));
+  // Each patch was made for text the engine's packages hold: one that finds none is out of date.
+  const unapplied = applied.filter((p) => p.count === 0).map((p) => p.name);
+  if (everyPatch && unapplied.length > 0) {
+    fs.rmSync(written, { force: true });
+    throw new Error(`the engine bundle's patches found nothing to change: ${unapplied.join(", ")} (scripts/engine-bundle-patches.js: update each to the packages' new text, or drop it)`);
+  }
+  fs.writeFileSync(written, text, "latin1");
   const nonAscii = firstNonAscii(fs.readFileSync(written));
   if (nonAscii !== undefined) {
     fs.rmSync(written, { force: true });
     throw new Error(`the engine bundle must be ASCII only; it has a character beyond it here: ${nonAscii} (write it as a \\u escape in the source)`);
   }
   fs.renameSync(written, outfile);
-  return { bytes: output.bytes, modules: Object.keys(result.metafile.inputs).length };
+  return { bytes: fs.statSync(outfile).size, modules: Object.keys(result.metafile.inputs).length, patches: applied };
 }
 
 /** Where the first byte beyond ASCII is, with the text around it; undefined when there is none. */
@@ -100,8 +115,11 @@ module.exports = { bundleEngine, ENGINE_BUNDLE_BANNER, ENGINE_ENTRY, EXTERNAL_PA
 
 if (require.main === module) {
   if (!fs.existsSync(ENGINE_ENTRY)) throw new Error(`${ENGINE_ENTRY} is missing: run tsc -p tsconfig.build.json first`);
-  bundleEngine(ENGINE_ENTRY, ENGINE_ENTRY).then(
-    ({ bytes, modules }) => console.log(`engine bundle: ${modules} modules in ${(bytes / 1e6).toFixed(1)} MB (${path.relative(ROOT, ENGINE_ENTRY)})`),
+  bundleEngine(ENGINE_ENTRY, ENGINE_ENTRY, { everyPatch: true }).then(
+    ({ bytes, modules, patches }) => {
+      const counts = patches.map((p) => `${p.name} ${p.count}`).join(", ");
+      console.log(`engine bundle: ${modules} modules in ${(bytes / 1e6).toFixed(1)} MB (${path.relative(ROOT, ENGINE_ENTRY)}); patched: ${counts}`);
+    },
     (error) => {
       console.error(error instanceof Error ? error.message : error);
       process.exitCode = 1;
