@@ -9,8 +9,8 @@
 // getter, and esbuild's ES-module interop adds two more for @noble's functions. Made plain values
 // once the module they come from has run, and with @ethereumjs/util's BigInt cache filled as it is
 // used, a replay of the Hardhat 3 suite benchmark's 428 requests in fresh Node 22 processes took
-// 220 instead of 236 ms from loading the engine to the last answer (medians of 20 alternated
-// runs), and its later rounds 96 instead of 103 ms (bench/README.md).
+// 218 instead of 236 ms from loading the engine to the last answer (medians of 20 alternated
+// runs), and its later rounds 94 instead of 102 ms (bench/README.md).
 //
 // A patch that finds nothing to change leaves the text as it is and reports a count of 0; the
 // build (bundle-engine.js) refuses an engine bundle that any patch left unchanged, so an upgrade
