@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -50,7 +50,8 @@ function inBundle(bundle: string, expression: string): unknown {
 
 /**
  * The package build patches the engine bundle's text (scripts/engine-bundle-patches.js): the
- * bundled packages' re-exports become values, and @ethereumjs/util's BigInt cache is filled as used.
+ * bundled packages' re-exports become values, @ethereumjs/util's BigInt cache is filled as used,
+ * and ethereumjs makes one debug logger per namespace.
  */
 describe("hardhat plugin: the engine bundle's patches", function () {
   this.timeout(180_000);
@@ -90,6 +91,17 @@ describe("hardhat plugin: the engine bundle's patches", function () {
       expect(fromSources.length).to.be.greaterThan(50);
       expect(refused.length).to.be.within(3, 12);
       expect(fromBundle).to.deep.equal(JSON.parse(JSON.stringify(fromSources)));
+    });
+
+    it("logs through one logger per namespace when DEBUG names it: ethereumjs' tries print as they did", () => {
+      const script = `require(${JSON.stringify(bundle)}).createNativeProvider({}).then(async (p) => {
+        const [from] = await p.request({ method: "eth_accounts" });
+        await p.request({ method: "eth_sendTransaction", params: [{ from, to: from, value: "0x1" }] });
+      })`;
+      const run = spawnSync(process.execPath, ["-e", script], { env: { ...withRepositoryModules(), DEBUG: "ethjs,mpt:*", DEBUG_COLORS: "0" }, encoding: "utf8", timeout: 120_000 });
+      expect(run.status, run.stderr.slice(-2000)).to.equal(0);
+      const trieLines = run.stderr.split("\n").filter((line) => line.includes("mpt:#"));
+      expect(trieLines.length).to.be.greaterThan(10);
     });
   });
 
