@@ -7,6 +7,7 @@ const { Interface } = require("ethers");
 
 const GENESIS_TIMESTAMP = 1_700_000_000;
 const ASSET = `0x${"ab".repeat(32)}`;
+// nativeAssetBalance's address (NATIVE_ASSET_BALANCE_ADDRESS in src/encoding/precompile.ts).
 const NATIVE_ASSET_BALANCE = "0x0100000000000000000000000000000000000001";
 
 async function engineWorkload(provider, harness) {
