@@ -8,22 +8,18 @@ import * as ts from "typescript";
 
 import { createNativeProvider } from "../../src/engine";
 import harness from "../../artifacts/contracts/test/RpcHarness.sol/RpcHarness.json";
+import { bundler, ENGINE_SOURCE_ENTRY, REPO_ROOT, withRepositoryModules } from "../helpers/engine-bundle";
 import { refusal } from "../helpers/refusal";
 
-const REPO_ROOT = path.join(__dirname, "..", "..");
-// The package build's bundler and its patches (plain JavaScript, run by `npm run build`).
+const { bundleEngine } = bundler;
+// The package build's patches and the workload (plain JavaScript).
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { bundleEngine } = require(path.join(REPO_ROOT, "scripts", "bundle-engine.js")) as {
-  bundleEngine(entry: string, outfile: string, options?: { everyPatch?: boolean }): Promise<{ patches: { name: string; count: number }[] }>;
-};
 const { PATCH_NAMES } = require(path.join(REPO_ROOT, "scripts", "engine-bundle-patches.js")) as { PATCH_NAMES: string[] };
 const { engineWorkload, GENESIS_TIMESTAMP } = require("../helpers/engine-workload") as {
   engineWorkload(provider: { request(args: { method: string; params?: unknown[] }): Promise<unknown> }, artifact: unknown): Promise<unknown[]>;
   GENESIS_TIMESTAMP: number;
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
-
-const withRepositoryModules = () => ({ ...process.env, NODE_PATH: path.join(REPO_ROOT, "node_modules") });
 
 /** Writes TypeScript modules compiled as tsc compiles the engine's packages (CommonJS, ES2022). */
 function writeCompiled(directory: string, modules: Record<string, string>): void {
@@ -70,7 +66,7 @@ describe("hardhat plugin: the engine bundle's patches", function () {
 
     before(async () => {
       bundle = path.join(directory, "in-process-engine.js");
-      ({ patches } = await bundleEngine(path.join(REPO_ROOT, "src", "hardhat", "in-process-engine.ts"), bundle, { everyPatch: true }));
+      ({ patches } = await bundleEngine(ENGINE_SOURCE_ENTRY, bundle, { everyPatch: true }));
     });
 
     it("each patch changes the engine's bundle", () => {

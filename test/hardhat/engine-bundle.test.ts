@@ -7,16 +7,10 @@ import { expect } from "chai";
 import { transformSync } from "esbuild";
 
 import { ENGINE_BUNDLE_BANNER as LOADER_BANNER } from "../../src/hardhat/in-process-engine-loader";
+import { type BuiltBundle, bundler, ENGINE_SOURCE_ENTRY, REPO_ROOT, withRepositoryModules } from "../helpers/engine-bundle";
 import { refusal } from "../helpers/refusal";
 
-const REPO_ROOT = path.join(__dirname, "..", "..");
-// The package build's bundler (plain JavaScript, run by `npm run build`).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundleEngine, ENGINE_BUNDLE_BANNER, EXTERNAL_PACKAGES } = require(path.join(REPO_ROOT, "scripts", "bundle-engine.js")) as {
-  bundleEngine(entry: string, outfile: string): Promise<{ bytes: number; modules: number }>;
-  ENGINE_BUNDLE_BANNER: string;
-  EXTERNAL_PACKAGES: string[];
-};
+const { bundleEngine, ENGINE_BUNDLE_BANNER, EXTERNAL_PACKAGES } = bundler;
 
 /** What a fresh Node.js process reports after requiring the bundle and asking a fresh chain one thing. */
 interface BundleRun {
@@ -26,8 +20,6 @@ interface BundleRun {
   loadedPackages: string[];
 }
 
-/** The packages left outside the bundle come from the repository's node_modules, as a user's project has them beside the package. */
-const withRepositoryModules = (env: NodeJS.ProcessEnv = process.env) => ({ ...env, NODE_PATH: path.join(REPO_ROOT, "node_modules") });
 
 function runBundle(bundle: string): BundleRun {
   const script = `
@@ -57,11 +49,11 @@ describe("hardhat plugin: the engine bundle the package build makes", function (
   this.timeout(180_000);
   let directory: string;
   let bundle: string;
-  let built: { bytes: number; modules: number };
+  let built: BuiltBundle;
   before(async () => {
     directory = fs.mkdtempSync(path.join(os.tmpdir(), "nativekit-engine-bundle-"));
     bundle = path.join(directory, "in-process-engine.js");
-    built = await bundleEngine(path.join(REPO_ROOT, "src", "hardhat", "in-process-engine.ts"), bundle);
+    built = await bundleEngine(ENGINE_SOURCE_ENTRY, bundle);
   });
   after(() => fs.rmSync(directory, { recursive: true, force: true }));
 
@@ -122,7 +114,7 @@ describe("hardhat plugin: the engine bundle's code cache", function () {
     directory = fs.mkdtempSync(path.join(os.tmpdir(), "nativekit-engine-cache-"));
     temporary = path.join(directory, "tmp");
     fs.mkdirSync(temporary);
-    await bundleEngine(path.join(REPO_ROOT, "src", "hardhat", "in-process-engine.ts"), path.join(directory, "in-process-engine.js"));
+    await bundleEngine(ENGINE_SOURCE_ENTRY, path.join(directory, "in-process-engine.js"));
     loader = path.join(directory, "in-process-engine-loader.js");
     const source = fs.readFileSync(path.join(REPO_ROOT, "src", "hardhat", "in-process-engine-loader.ts"), "utf8");
     fs.writeFileSync(loader, transformSync(source, { loader: "ts", format: "cjs", platform: "node" }).code);
