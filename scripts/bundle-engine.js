@@ -94,14 +94,16 @@ async function bundleEngine(entry, outfile, { everyPatch = false } = {}) {
     fs.rmSync(written, { force: true });
     throw new Error(`the engine bundle's patches found nothing to change: ${unapplied.join(", ")} (scripts/engine-bundle-patches.js: update each to the packages' new text, or drop it)`);
   }
-  fs.writeFileSync(written, text, "latin1");
-  const nonAscii = firstNonAscii(fs.readFileSync(written));
+  // Read as latin1, each byte is one character: the bytes written are the bytes checked.
+  const bytes = Buffer.from(text, "latin1");
+  const nonAscii = firstNonAscii(bytes);
   if (nonAscii !== undefined) {
     fs.rmSync(written, { force: true });
     throw new Error(`the engine bundle must be ASCII only; it has a character beyond it here: ${nonAscii} (write it as a \\u escape in the source)`);
   }
+  fs.writeFileSync(written, bytes);
   fs.renameSync(written, outfile);
-  return { bytes: fs.statSync(outfile).size, modules: Object.keys(result.metafile.inputs).length, patches: applied };
+  return { bytes: bytes.length, modules: Object.keys(result.metafile.inputs).length, patches: applied };
 }
 
 /** Where the first byte beyond ASCII is, with the text around it; undefined when there is none. */

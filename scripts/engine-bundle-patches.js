@@ -96,11 +96,8 @@ function patchEngineBundle(text) {
   const applied = [];
   let patched = text;
   for (const patch of PATCHES) {
-    let count = 0;
-    patched = patched.replace(patch.pattern, (...match) => {
-      count++;
-      return patch.replacement.replace(/\$(\d)/g, (_, group) => match[Number(group)]);
-    });
+    const count = patched.match(patch.pattern)?.length ?? 0;
+    patched = patched.replace(patch.pattern, patch.replacement);
     if (count > 0 && patch.helper !== undefined) patched = `${patched}\n${patch.helper}\n`;
     applied.push({ name: patch.name, count });
   }
