@@ -47,6 +47,23 @@ const interpreterFile = {
   },
 };
 
+/**
+ * "@ethereumjs/rlp", for every package in the bundle but one, is src/encoding/ethereumjs-rlp
+ * (compiled, or the TypeScript source when the entry is): the package with a one-pass encode
+ * (why: see there). That file's own import of the name is the package. A bundle of an entry with
+ * no such file beside it (a test's) keeps the package.
+ */
+function ethereumjsRlpWithOnePassEncode(entry) {
+  const replacement = path.resolve(path.dirname(entry), "..", "encoding", `ethereumjs-rlp${path.extname(entry)}`);
+  return {
+    name: "ethereumjs-rlp-one-pass-encode",
+    setup(build) {
+      if (!fs.existsSync(replacement)) return;
+      build.onResolve({ filter: /^@ethereumjs\/rlp$/ }, (args) => (args.importer === replacement ? undefined : { path: replacement }));
+    },
+  };
+}
+
 function isAllowedAtRunTime(specifier) {
   const bare = specifier.replace(/^node:/, "");
   if (builtinModules.includes(bare) || builtinModules.includes(bare.split("/")[0])) return true;
@@ -70,7 +87,7 @@ async function bundleEngine(entry, outfile, { everyPatch = false } = {}) {
     format: "cjs",
     target: "node20",
     external: EXTERNAL_PACKAGES,
-    plugins: [interpreterFile],
+    plugins: [interpreterFile, ethereumjsRlpWithOnePassEncode(entry)],
     metafile: true,
     logLevel: "warning",
     legalComments: "eof",

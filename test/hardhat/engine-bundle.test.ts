@@ -76,6 +76,18 @@ describe("hardhat plugin: the engine bundle the package build makes", function (
     expect(run.loadedPackages.filter((p) => p.startsWith("@ethereumjs/"))).to.deep.equal([]);
   });
 
+  it("gives the packages it bundles src/encoding/ethereumjs-rlp for \"@ethereumjs/rlp\", and that file the package itself", async () => {
+    // A fixture laid out as the engine is, whose stand-in replacement encodes everything as 0xee.
+    const fixture = path.join(REPO_ROOT, "test", "fixtures", "engine-bundle-rlp");
+    const outfile = path.join(directory, "rlp-mapping.bundle.js");
+    await bundleEngine(path.join(fixture, "hardhat", "entry.js"), outfile);
+    const script = `const m = require(${JSON.stringify(outfile)}); process.stdout.write(JSON.stringify([m.accountEncoding(), m.entryEncoding(), m.libraryRoundTrip()]));`;
+    const [account, entry, roundTrip] = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: REPO_ROOT, env: withRepositoryModules(), encoding: "utf8" })) as number[][];
+    expect(account, "@ethereumjs/util's Account.serialize").to.deep.equal([0xee]);
+    expect(entry, "the entry's own import").to.deep.equal([0xee]);
+    expect(roundTrip, "the package's decode, through the replacement").to.deep.equal([1, 2]);
+  });
+
   it("is ASCII only, so V8 holds it as a one-byte string", () => {
     const bytes = fs.readFileSync(bundle);
     expect(bytes.findIndex((byte) => byte > 0x7f)).to.equal(-1);
