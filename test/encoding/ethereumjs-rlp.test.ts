@@ -3,7 +3,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 
 import * as replacement from "../../src/encoding/ethereumjs-rlp";
-import { encode, RLP, type RlpInput } from "../../src/encoding/ethereumjs-rlp";
+import { decode, encode, RLP, type RlpInput } from "../../src/encoding/ethereumjs-rlp";
 
 /** Byte strings of every length class RLP has: one byte, short (< 56) and long headers. */
 const byteString = fc.oneof(
@@ -41,7 +41,16 @@ function failureOf(encodeWith: (input: RlpInput) => Uint8Array, input: RlpInput)
   }
 }
 
-describe("encoding/ethereumjs-rlp: @ethereumjs/rlp with a one-pass encode", () => {
+/** What decoding gives: the value, or the error's message. */
+function outcomeOf(decodeWith: (input: Uint8Array) => unknown, input: Uint8Array): { value: unknown } | { error: string } {
+  try {
+    return { value: decodeWith(input) };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+describe("encoding/ethereumjs-rlp: @ethereumjs/rlp with a one-pass encode and decode", () => {
   it("encodes byte strings and nested lists to the library's bytes", () => {
     fc.assert(
       fc.property(bytesTree, (input) => {
@@ -84,12 +93,78 @@ describe("encoding/ethereumjs-rlp: @ethereumjs/rlp with a one-pass encode", () =
     }
   });
 
-  it("gives the package's decode and helpers unchanged, and RLP.encode is the one-pass encode", () => {
+  it("decodes what it encodes to the library's values", () => {
+    fc.assert(
+      fc.property(bytesTree, (input) => {
+        const encoded = encode(input);
+        expect(decode(encoded)).to.deep.equal(library.decode(encoded));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("decodes any bytes as the library does: the same value, or the same refusal", () => {
+    // Encodings with bytes changed, cut or added, and plain noise: every check the library makes.
+    const damaged = fc.tuple(bytesTree, fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom("change", "cut", "add", "noise"), fc.uint8Array({ maxLength: 80 }));
+    fc.assert(
+      fc.property(damaged, ([tree, at, byte, how, noise]) => {
+        const encoded = encode(tree).slice();
+        let input: Uint8Array;
+        if (how === "noise") input = noise;
+        else if (how === "cut") input = encoded.subarray(0, encoded.length === 0 ? 0 : at % encoded.length);
+        else if (how === "add") input = Uint8Array.from([...encoded, byte]);
+        else {
+          if (encoded.length > 0) encoded[at % encoded.length] = byte;
+          input = encoded;
+        }
+        expect(outcomeOf(decode, input)).to.deep.equal(outcomeOf(library.decode, input));
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it("refuses each malformed encoding with the library's message", () => {
+    // Each complete but for the one fault named, so that only that check can refuse it.
+    const malformed = [
+      [0x81, 0x05], // a single byte below 0x80 with a prefix
+      [0x83, 0x01], // a string longer than the bytes left
+      [0xb8, 0x05, 1, 2, 3, 4, 5], // a long-form string whose length is under 56
+      [0xb9, 0x00, 0x40, ...new Array<number>(64).fill(1)], // a string length with a leading zero
+      [0xb8], // no bytes for the length
+      [0xc3, 0x01], // a list longer than the bytes left
+      [0xf8, 0x02, 0x01, 0x02], // a long-form list whose length is under 56
+      [0xf9, 0x00, 0x40, ...new Array<number>(64).fill(1)], // a list length with a leading zero
+      [0x01, 0x02], // bytes left over
+    ];
+    for (const bytes of malformed) {
+      const input = Uint8Array.from(bytes);
+      const expected = outcomeOf(library.decode, input);
+      expect(expected, `the library refuses ${bytes}`).to.have.property("error");
+      expect(outcomeOf(decode, input), `${bytes}`).to.deep.equal(expected);
+    }
+  });
+
+  it("gives fresh copies: changing the input afterwards changes no decoded value", () => {
+    const input = encode([Uint8Array.from([1, 2, 3]), [new Uint8Array(60).fill(9)]]).slice();
+    const decoded = decode(input) as [Uint8Array, Uint8Array[]];
+    input.fill(0);
+    expect(decoded[0]).to.deep.equal(Uint8Array.from([1, 2, 3]));
+    expect(decoded[1]![0]).to.deep.equal(new Uint8Array(60).fill(9));
+  });
+
+  it("leaves streaming, strings and empty input to the library's decode", () => {
+    const encoded = encode([Uint8Array.from([1])]);
+    const streamed = Uint8Array.from([...encoded, 0x05]);
+    expect(decode(streamed, true)).to.deep.equal(library.decode(streamed, true));
+    expect(decode("0xc20102")).to.deep.equal(library.decode("0xc20102"));
+    expect(decode(new Uint8Array(0))).to.deep.equal(library.decode(new Uint8Array(0)));
+    expect(decode(null)).to.deep.equal(library.decode(null));
+  });
+
+  it("gives the package's helpers unchanged, and RLP is the one-pass encode and decode", () => {
     expect(RLP.encode).to.equal(encode);
-    expect(RLP.decode).to.equal(library.decode);
-    expect(replacement.decode).to.equal(library.decode);
+    expect(RLP.decode).to.equal(decode);
     expect(replacement.utils).to.equal(library.utils);
-    const input = [Uint8Array.from([1, 2]), [new Uint8Array(70)]];
-    expect(RLP.decode(RLP.encode(input))).to.deep.equal(input);
+    expect(replacement.EthereumJSErrorWithoutCode).to.equal(library.EthereumJSErrorWithoutCode);
   });
 });
