@@ -6,6 +6,7 @@ import type { EventEmitter } from "node:events";
 import { GENESIS_CONTRACT_ADDRESS } from "../encoding/precompile";
 import type { StoreCacheSizes } from "./persistence/cache-sizes";
 import type { DurableStore } from "../storage";
+import type { SignatureMemo } from "../crypto/signature-memo";
 import type { CoverageProbe } from "./coverage-probe";
 import type { ExecutionRecorder } from "./execution-recorder";
 import { fundedAccounts, type AccountsOption, type GenesisAccount } from "./accounts";
@@ -113,6 +114,13 @@ export interface EngineOptions {
    * this probe. Absent, a call to the coverage address runs as any call does.
    */
   coverage?: CoverageProbe;
+  /**
+   * Signatures to give again and to keep (src/crypto/signature-memo.ts): eth_sendTransaction looks
+   * up the signature of a transaction it signs with one of the node's keys here first, and keeps
+   * the ones it makes. RFC 6979 signing is a pure function of key and digest, so the answers are
+   * the same; a test run that repeats an earlier one's transactions signs none of them again.
+   */
+  signatureMemo?: SignatureMemo;
   /** Record each mined transaction and eth_call for gas statistics (Hardhat 3's --gas-stats). */
   executions?: ExecutionRecorder;
   /**
@@ -153,6 +161,7 @@ export interface ResolvedEngineOptions {
   log: (line: string) => void;
   forking: ForkingOptions | undefined;
   coverage: CoverageProbe | undefined;
+  signatureMemo: SignatureMemo | undefined;
   executions: ExecutionRecorder | undefined;
   evmEvents: EventEmitter | undefined;
   storeCaches: StoreCacheSizes | undefined;
@@ -187,6 +196,7 @@ export function resolveEngineOptions(opts: EngineOptions): ResolvedEngineOptions
     log: opts.log ?? (() => {}),
     forking: opts.forking,
     coverage: opts.coverage,
+    signatureMemo: opts.signatureMemo,
     executions: opts.executions,
     evmEvents: opts.evmEvents,
     storeCaches: opts.storeCaches,

@@ -8,7 +8,7 @@ import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { createTx, createTxFromRLP, TransactionType, type TypedTransaction, type TypedTxData } from "@ethereumjs/tx";
 import { bytesToBigInt, bytesToHex, bytesToUnprefixedHex, type Address } from "@ethereumjs/util";
-import { signDigest } from "../crypto/secp256k1";
+import { type RecoverableSignature, signDigest } from "../crypto/secp256k1";
 import { unlockedAccount, type UnlockedAccount } from "./accounts";
 import type { BlockTime } from "./block-time";
 import { InvalidInputError, TransactionRejectedError } from "./errors";
@@ -124,7 +124,7 @@ export class Transactions {
     }
     if (key !== undefined) {
       // Deterministic (RFC 6979) signatures, as other devnets make them: the same request gives the same hash.
-      const tx = signedWith(createTx(data, { common: this.common, freeze: false }), key.privateKey);
+      const tx = signedWith(createTx(data, { common: this.common, freeze: false }), (digest) => this.signature(key, digest));
       // We know the signer: spare the EVM a signature recovery per transaction, and the sender's
       // address its hashing of the public key (in ethereumjs' pure-JS Keccak, cold in a short run).
       tx.cache.senderPubKey = key.publicKey;
@@ -137,6 +137,16 @@ export class Transactions {
       return { tx, from, hash: bytesToHex(tx.hash()), serialized };
     }
     return this.impersonatedTransaction(data, from);
+  }
+
+  /** `key`'s signature of `digest`: kept from an earlier transaction (signatureMemo), or made and kept. */
+  private signature(key: UnlockedAccount, digest: Uint8Array): RecoverableSignature {
+    const memo = this.settings.signatureMemo;
+    const kept = memo?.get(key.address.bytes, digest);
+    if (kept !== undefined) return kept;
+    const made = signDigest(digest, key.privateKey);
+    memo?.set(key.address.bytes, digest, made);
+    return made;
   }
 
   /** An impersonated sender has no key: a placeholder signature keeps the hash defined. */
@@ -210,7 +220,7 @@ function legacyChainId(v: bigint): bigint | undefined {
  * ecsign hook returns back into r and s with noble's range checks, about 9 ms of a Hardhat 3
  * ERC-20 suite's 66 transactions in a fresh process, where libsecp256k1 has just made them.
  */
-function signedWith(unsigned: TypedTransaction, privateKey: Uint8Array): TypedTransaction {
-  const { r, s, recovery } = signDigest(unsigned.getHashedMessageToSign(), privateKey);
+function signedWith(unsigned: TypedTransaction, sign: (digest: Uint8Array) => RecoverableSignature): TypedTransaction {
+  const { r, s, recovery } = sign(unsigned.getHashedMessageToSign());
   return unsigned.addSignature(BigInt(recovery), bytesToBigInt(r), bytesToBigInt(s), true);
 }

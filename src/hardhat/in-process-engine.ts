@@ -15,4 +15,5 @@
 export { createNativeProvider } from "../engine/provider";
 export { jumpAnalysisMemoInstalled } from "../engine/jump-analysis-memo";
 export { networkEngineOptions } from "./network-options";
+export { keptSignatures } from "./signature-cache";
 export { ProjectSolidityTraces } from "./solidity/project-traces";

@@ -49,7 +49,7 @@ extendProvider((provider, config, network) => {
   const networkConfig = config.networks[network] as Partial<HttpNetworkConfig> | undefined;
   if (network !== NATIVEKIT_NETWORK || networkConfig?.url !== IN_PROCESS_URL) return provider;
   const isPlaceholder = (candidate: unknown) => (candidate as { url?: unknown }).url === IN_PROCESS_URL;
-  return placeEngine(provider, isPlaceholder, new NativeHardhatProvider(config.nativekit, config.paths.artifacts));
+  return placeEngine(provider, isPlaceholder, new NativeHardhatProvider(config.nativekit, config.paths.artifacts, config.paths.cache));
 });
 
 extendEnvironment((hre) => {

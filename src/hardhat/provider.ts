@@ -21,10 +21,15 @@ export class NativeHardhatProvider extends EventEmitter {
    */
   readonly _node: HardhatNodeEvents = hardhatNodeEvents();
 
-  /** `artifactsDir`: where the project's build infos are, for Solidity stack traces. */
+  /**
+   * `artifactsDir`: where the project's build infos are, for Solidity stack traces.
+   * `cacheDirectory`: the project's cache directory, where the chain's signatures are kept across
+   * runs (signature-cache.ts).
+   */
   constructor(
     private readonly config: NativekitConfig,
     private readonly artifactsDir?: string,
+    private readonly cacheDirectory?: string,
   ) {
     super();
   }
@@ -54,8 +59,13 @@ export class NativeHardhatProvider extends EventEmitter {
     // (or runs a task that needs no network) would otherwise load the whole engine for nothing.
     const { createNativeProvider } = await import("../engine/provider");
     const { networkEngineOptions } = await import("./network-options");
+    const { keptSignatures } = await import("./signature-cache");
     const log = this.config.loggingEnabled ? (line: string) => console.log(line) : () => {};
-    const native = await createNativeProvider({ ...networkEngineOptions(this.config, log), evmEvents: this._node._vm.evm.events });
+    const native = await createNativeProvider({
+      ...networkEngineOptions(this.config, log),
+      evmEvents: this._node._vm.evm.events,
+      signatureMemo: keptSignatures(this.cacheDirectory),
+    });
     native.on("message", (message: unknown) => this.emit("message", message));
     return native;
   }

@@ -60,10 +60,11 @@ interface ConnectionChain {
   takeObserved(): Observed | undefined;
 }
 
-async function chainOnThisThread(config: Hardhat3NativekitConfig, observe: ObservationRequest): Promise<ConnectionChain> {
-  const { createNativeProvider, networkEngineOptions } = await loadInProcessEngine();
+async function chainOnThisThread(config: Hardhat3NativekitConfig, observe: ObservationRequest, cacheDirectory: string | undefined): Promise<ConnectionChain> {
+  const { createNativeProvider, networkEngineOptions, keptSignatures } = await loadInProcessEngine();
   const log = config.loggingEnabled ? (line: string) => console.log(line) : () => {};
-  const options = networkEngineOptions(config, log);
+  // The signatures of earlier runs, kept in the project's cache directory (signature-cache.ts).
+  const options = { ...networkEngineOptions(config, log), signatureMemo: keptSignatures(cacheDirectory) };
   if (!observesAnything(observe)) {
     const provider = await createNativeProvider(options);
     return { request: (method, params) => provider.request({ method, params }), close: () => {}, takeObserved: () => undefined };
@@ -161,7 +162,7 @@ class InProcessNetworks {
     const config = context.config.nativekit;
     const observe = await wantedObservations(context);
     if (config.workerThread) return this.thread().open(config, observesAnything(observe) ? observe : undefined);
-    return chainOnThisThread(config, observe);
+    return chainOnThisThread(config, observe, context.config.paths.cache);
   }
 
   private chainOf(context: HookContext, connection: NetworkConnection): Promise<ConnectionChain> {
