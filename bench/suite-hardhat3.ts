@@ -434,11 +434,13 @@ export async function measureHardhat3Suite(options: { runs: number; keep?: boole
     );
     const runOptions = (arm: Hardhat3SuiteArm, tmpdir: string) => ({ nodeBinDirectory: project.nodeBinDirectory, direct: options.direct, config: armConfig(arm), tmpdir });
     // Cold: each arm once with nothing compiled before (Node's compile cache, which the plugin
-    // turns on in every arm, and the engine's code cache start empty), so no arm runs on what
-    // another arm's first run wrote. Then one untimed run of each fills the caches the rounds share.
+    // turns on in every arm, and the engine's code cache start empty) and no signatures kept from
+    // an earlier run (the project's cache/nativekit/), so no arm runs on what another arm's first
+    // run wrote. Then one untimed run of each fills the caches the rounds share.
     const cold = {} as PerArm<Hardhat3SuiteRun>;
     const sharedTmp = fs.mkdtempSync(path.join(root, "tmp-"));
     for (const arm of HARDHAT3_SUITE_ARMS) {
+      fs.rmSync(path.join(project.dir, "cache", "nativekit"), { recursive: true, force: true });
       cold[arm] = await runHardhat3SuiteOnce(project.dir, armNetwork(arm), runOptions(arm, fs.mkdtempSync(path.join(root, `tmp-cold-${arm}-`))));
       progress(`cold erc20@${arm.padEnd(21)} ${(cold[arm].wallMs / 1000).toFixed(2)} s wall (empty compile caches)`);
     }
