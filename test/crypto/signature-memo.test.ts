@@ -43,6 +43,19 @@ describe("crypto/signature-memo: signatures kept to be given again", () => {
     expect(memo.get(SIGNER, digestOf(3))).to.not.equal(undefined);
   });
 
+  it("writes, after reading, the entries it did not use before the ones it used, keeping the last of them to its limit", () => {
+    const memo = new SignatureMemo();
+    for (const n of [1, 2, 3]) memo.set(SIGNER, digestOf(n), signDigest(digestOf(n), KEY));
+    const read = SignatureMemo.fromBytes(memo.toBytes(), 2);
+    expect(read.size, "all it read can be given").to.equal(3);
+    read.get(SIGNER, digestOf(1));
+    const written = SignatureMemo.fromBytes(read.toBytes());
+    expect(written.size).to.equal(2);
+    expect(written.get(SIGNER, digestOf(2)), "the oldest entry unused").to.equal(undefined);
+    expect(written.get(SIGNER, digestOf(3))).to.deep.equal(signDigest(digestOf(3), KEY));
+    expect(written.get(SIGNER, digestOf(1))).to.deep.equal(signDigest(digestOf(1), KEY));
+  });
+
   it("says whether anything was added since it was made or read", () => {
     const memo = new SignatureMemo();
     expect(memo.changed).to.equal(false);
