@@ -50,7 +50,7 @@ const interpreterFile = {
 /**
  * "@ethereumjs/rlp", for every package in the bundle but one, is src/encoding/ethereumjs-rlp
  * (compiled, or the TypeScript source when the entry is): the package with a one-pass encode
- * (why: see there). That file's own import of the name is the package. A bundle of an entry with
+ * and decode (why: see there). That file's own import of the name is the package. A bundle of an entry with
  * no such file beside it (a test's) keeps the package.
  */
 function ethereumjsRlpWithOnePassEncode(entry) {

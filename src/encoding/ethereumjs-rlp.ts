@@ -1,7 +1,7 @@
 /**
- * @ethereumjs/rlp with a one-pass `encode`: what the engine's bundle gives every package in it
- * that imports "@ethereumjs/rlp" (scripts/bundle-engine.js maps the name here; this file's own
- * import of it is the package).
+ * @ethereumjs/rlp with a one-pass `encode` and `decode`: what the engine's bundle gives every
+ * package in it that imports "@ethereumjs/rlp" (scripts/bundle-engine.js maps the name here; this
+ * file's own import of it is the package).
  *
  * Why: in a Hardhat 3 test run, RLP was the engine's largest single module, about 18 ms of the
  * bundle's 144 ms of main-thread time (three profiled runs of the ERC-20 suite; see
@@ -48,7 +48,7 @@ function writeHeader(out: Uint8Array, at: number, length: number, offset: number
   const lengthBytes = headerLength(length) - 1;
   out[at] = offset + 55 + lengthBytes;
   for (let i = lengthBytes; i > 0; i--) {
-    out[at + i] = length & 0xff;
+    out[at + i] = length % 256;
     length = Math.floor(length / 256);
   }
   return at + 1 + lengthBytes;

@@ -1,8 +1,8 @@
 /**
  * The in-process network's signatures, kept across test runs (src/crypto/signature-memo.ts says
- * why): `cache/nativekit/signatures.bin` under the project's cache directory (Hardhat's
- * `paths.cache`), read when a run starts its first chain and written when the run ends, if the
- * run signed anything new. The file holds signer addresses, digests and signatures, never a key.
+ * why): `nativekit/signatures.bin` in the project's cache directory (Hardhat's `paths.cache`,
+ * `cache/` by default), read when a run starts its first chain and written when the run ends, if
+ * the run signed anything new. The file holds signer addresses, digests and signatures, never a key.
  *
  * A file that is not a whole, undamaged memo is not used: the run signs everything, and its own
  * memo replaces the file at the end (it is a cache: nothing in it is lost that signing cannot
