@@ -21,7 +21,8 @@
  * took about 5 ms, mostly the accounts the state cache holds encoded. It accepts exactly what the
  * library accepts and gives the same values (fresh copies of the bytes, nested arrays): anything
  * it does not read as well formed (a bad prefix, a length too short or with leading zeros, bytes
- * missing or left over) is handed to the library's decode, which then throws its own error. Other
+ * missing or left over), or nests lists deeper than its call stack allows, is handed to the
+ * library's decode, which then reads it as it would have or throws its own error. Other
  * input (strings, numbers) and `stream` decoding are the library's. Everything else is the package's.
  */
 import * as library from "@ethereumjs/rlp";
@@ -191,7 +192,14 @@ export function decode(input: RlpInput, stream?: false): Uint8Array | library.Ne
 export function decode(input: RlpInput, stream?: true): library.Decoded;
 export function decode(input: RlpInput, stream = false): Uint8Array | library.NestedUint8Array | library.Decoded {
   if (stream || !(input instanceof Uint8Array) || input.length === 0) return library.decode(input, stream as true);
-  const value = readItem(input, 0, input.length);
+  let value: Uint8Array | library.NestedUint8Array | undefined;
+  try {
+    value = readItem(input, 0, input.length);
+  } catch {
+    // Lists nested deeper than this reader's call stack allows (readItem refuses everything else
+    // by returning undefined): the library reads them, or fails, as it would have.
+    return library.decode(input);
+  }
   // Refused, or bytes left over: the library's decode says why.
   if (value === undefined || position !== input.length) return library.decode(input);
   return value;

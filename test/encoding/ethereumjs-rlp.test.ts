@@ -1,9 +1,14 @@
+import { execFileSync } from "node:child_process";
+import * as path from "node:path";
+
 import * as library from "@ethereumjs/rlp";
 import { expect } from "chai";
 import fc from "fast-check";
 
 import * as replacement from "../../src/encoding/ethereumjs-rlp";
 import { decode, encode, RLP, type RlpInput } from "../../src/encoding/ethereumjs-rlp";
+
+const REPO_ROOT = path.join(__dirname, "..", "..");
 
 /** Byte strings of every length class RLP has: one byte, short (< 56) and long headers. */
 const byteString = fc.oneof(
@@ -142,6 +147,30 @@ describe("encoding/ethereumjs-rlp: @ethereumjs/rlp with a one-pass encode and de
       expect(expected, `the library refuses ${bytes}`).to.have.property("error");
       expect(outcomeOf(decode, input), `${bytes}`).to.deep.equal(expected);
     }
+  });
+
+  it("decodes lists nested deeper than its own call stack allows as the library does", function () {
+    this.timeout(60_000);
+    // In a fresh process, as a request meets it: nothing optimised yet, so the one-pass reader's
+    // frames are larger than the library's and it fails some way short of the deepest nesting the
+    // library reads. Checked a tenth short of that depth, where the library surely reads, and
+    // where neither does.
+    const script = `
+      const library = require("@ethereumjs/rlp");
+      const { decode } = require("./src/encoding/ethereumjs-rlp");
+      const longListHeader = (length) => { const bytes = []; for (let rest = length; rest > 0; rest = Math.floor(rest / 256)) bytes.unshift(rest % 256); return Uint8Array.from([0xf7 + bytes.length, ...bytes]); };
+      const nested = (depth) => { const headers = []; let length = 1; for (let d = 0; d < depth; d++) { const header = length < 56 ? Uint8Array.of(0xc0 + length) : longListHeader(length); headers.push(header); length += header.length; } const out = new Uint8Array(length); let at = 0; for (let d = headers.length - 1; d >= 0; d--) { out.set(headers[d], at); at += headers[d].length; } out[at] = 0xc0; return out; };
+      const outcome = (read, depth) => { try { let value = read(nested(depth)); let levels = 0; while (Array.isArray(value) && value.length === 1) { value = value[0]; levels++; } return { levels }; } catch (e) { return { error: e.message }; } };
+      let deepest = 100, tooDeep = 100000;
+      while (tooDeep - deepest > 20) { const middle = Math.floor((deepest + tooDeep) / 2); if ("levels" in outcome(library.decode, middle)) deepest = middle; else tooDeep = middle; }
+      const depths = [1000, Math.floor(deepest * 0.9), tooDeep * 2];
+      process.stdout.write(JSON.stringify(depths.map((depth) => ({ depth, ours: outcome(decode, depth), library: outcome(library.decode, depth) }))));
+    `;
+    const out = execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], { cwd: REPO_ROOT, encoding: "utf8", timeout: 60_000 });
+    const results = JSON.parse(out) as { depth: number; ours: unknown; library: unknown }[];
+    expect(results[1]!.library, "the library reads the middle depth").to.have.property("levels");
+    expect(results[2]!.library, "and not the last").to.have.property("error");
+    for (const { depth, ours, library: theirs } of results) expect(ours, `${depth} levels`).to.deep.equal(theirs);
   });
 
   it("gives fresh copies: changing the input afterwards changes no decoded value", () => {
