@@ -35,6 +35,11 @@ const HEADER_BYTES = MAGIC.length + 4;
  */
 export const SIGNATURE_MEMO_LIMIT = 1024;
 
+/** The size of a memo's bytes with `entries` entries: a file larger than this for the bound is not one. */
+export function signatureMemoBytes(entries: number): number {
+  return HEADER_BYTES + entries * ENTRY_BYTES + CHECKSUM_BYTES;
+}
+
 export class SignatureMemo {
   /**
    * Entries read from bytes (`fromBytes`), left as they were read: their offsets by key are

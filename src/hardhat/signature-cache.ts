@@ -4,7 +4,8 @@
  * `cache/` by default), read when a run starts its first chain and written when the run ends, if
  * the run signed anything new. The file holds signer addresses, digests and signatures, never a key.
  *
- * A file that is not a whole, undamaged memo is not used: the run signs everything, and its own
+ * A file that is not a whole, undamaged memo is not used (one larger than a full memo is not even
+ * read): the run signs everything, and its own
  * memo replaces the file at the end (it is a cache: nothing in it is lost that signing cannot
  * make again). It is written beside and renamed over, so a run reading it never sees half a
  * file; two runs ending at once leave one of their memos. `NATIVEKIT_SIGNATURE_CACHE=0` turns it
@@ -13,7 +14,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-import { SignatureMemo } from "../crypto/signature-memo";
+import { SIGNATURE_MEMO_LIMIT, SignatureMemo, signatureMemoBytes } from "../crypto/signature-memo";
 
 /** This process's memos by file: every chain of a run shares one. */
 const memos = new Map<string, SignatureMemo>();
@@ -46,6 +47,8 @@ export function keptSignatures(cacheDirectory: string | undefined): SignatureMem
 function readMemo(file: string): SignatureMemo {
   let bytes: Buffer;
   try {
+    // Never more than a full memo is read: a larger file is not one this cache wrote.
+    if (fs.statSync(file).size > signatureMemoBytes(SIGNATURE_MEMO_LIMIT)) return new SignatureMemo();
     bytes = fs.readFileSync(file);
   } catch {
     return new SignatureMemo();

@@ -5,7 +5,7 @@ import * as path from "node:path";
 
 import { expect } from "chai";
 
-import { SignatureMemo } from "../../src/crypto/signature-memo";
+import { SIGNATURE_MEMO_LIMIT, SignatureMemo, signatureMemoBytes } from "../../src/crypto/signature-memo";
 import { signatureCacheFile, signatureCacheOff } from "../../src/hardhat/signature-cache";
 
 const REPO_ROOT = path.join(__dirname, "..", "..");
@@ -68,6 +68,24 @@ describe("hardhat plugin: the signatures kept across test runs (cache/nativekit/
     fs.writeFileSync(file, damaged);
     const run = runOnce(cacheDirectory);
     expect(run).to.deep.equal({ hash: reference, memo: { size: 1, changed: true } });
+    expect(SignatureMemo.fromBytes(fs.readFileSync(file)).size).to.equal(1);
+  });
+
+  it("does not read a file larger than a full memo, and replaces it", () => {
+    runOnce(cacheDirectory);
+    // A well-formed memo, holding the run's signature, but with one entry more than the bound allows.
+    const file = signatureCacheFile(cacheDirectory);
+    const oversized = SignatureMemo.fromBytes(fs.readFileSync(file), SIGNATURE_MEMO_LIMIT + 1);
+    for (let i = 0; i < SIGNATURE_MEMO_LIMIT; i++) {
+      const digest = new Uint8Array(32);
+      digest.set([i >> 8, i & 0xff]);
+      oversized.set(new Uint8Array(20), digest, { r: digest, s: digest, recovery: 0 });
+    }
+    const bytes = oversized.toBytes();
+    expect(bytes.length).to.be.greaterThan(signatureMemoBytes(SIGNATURE_MEMO_LIMIT));
+    fs.writeFileSync(file, bytes);
+    const run = runOnce(cacheDirectory);
+    expect(run.memo, "the run signed, as with no file").to.deep.equal({ size: 1, changed: true });
     expect(SignatureMemo.fromBytes(fs.readFileSync(file)).size).to.equal(1);
   });
 
