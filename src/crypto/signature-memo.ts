@@ -47,7 +47,6 @@ export class SignatureMemo {
    * memo of a few hundred entries and asks for a few dozen of them.
    */
   private stored: Uint8Array | undefined;
-  private storedCount = 0;
   private storedIndex: Map<string, number> | undefined;
   /** Entries given or used since the memo was made or read, by key, the least recently used first. */
   private readonly recent = new Map<string, RecoverableSignature>();
@@ -143,7 +142,6 @@ export class SignatureMemo {
     }
     const memo = new this(limit);
     memo.stored = bytes;
-    memo.storedCount = count;
     return memo;
   }
 
@@ -154,7 +152,8 @@ export class SignatureMemo {
     const stored = this.stored;
     if (stored !== undefined) {
       const buffer = Buffer.from(stored.buffer, stored.byteOffset, stored.length);
-      for (let i = 0, at = HEADER_BYTES; i < this.storedCount; i++, at += ENTRY_BYTES) {
+      const end = stored.length - CHECKSUM_BYTES;
+      for (let at = HEADER_BYTES; at < end; at += ENTRY_BYTES) {
         const id = buffer.toString("latin1", at, at + ADDRESS_BYTES + DIGEST_BYTES);
         index.delete(id);
         index.set(id, at);
