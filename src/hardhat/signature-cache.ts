@@ -45,23 +45,18 @@ export function keptSignatures(cacheDirectory: string | undefined): SignatureMem
 }
 
 function readMemo(file: string): SignatureMemo {
-  let bytes: Buffer;
   try {
     // Never more than a full memo is read: a larger file is not one this cache wrote.
     if (fs.statSync(file).size > signatureMemoBytes(SIGNATURE_MEMO_LIMIT)) return new SignatureMemo();
-    bytes = fs.readFileSync(file);
+    return SignatureMemo.fromBytes(fs.readFileSync(file));
   } catch {
-    return new SignatureMemo();
-  }
-  try {
-    return SignatureMemo.fromBytes(bytes);
-  } catch {
+    // No file yet, or not a whole, undamaged memo.
     return new SignatureMemo();
   }
 }
 
 /** Writes the memo if the run added to it. A cache: a read-only directory only makes the next run sign. */
-export function writeMemo(memo: SignatureMemo, file: string): void {
+function writeMemo(memo: SignatureMemo, file: string): void {
   if (!memo.changed) return;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
