@@ -1,14 +1,10 @@
-import { execFileSync } from "node:child_process";
-import * as path from "node:path";
-
 import * as library from "@ethereumjs/rlp";
 import { expect } from "chai";
 import fc from "fast-check";
 
 import * as replacement from "../../src/encoding/ethereumjs-rlp";
 import { decode, encode, RLP, type RlpInput } from "../../src/encoding/ethereumjs-rlp";
-
-const REPO_ROOT = path.join(__dirname, "..", "..");
+import { stdoutOfFreshProcess } from "../helpers/fresh-process";
 
 /** Byte strings of every length class RLP has: one byte, short (< 56) and long headers. */
 const byteString = fc.oneof(
@@ -166,7 +162,7 @@ describe("encoding/ethereumjs-rlp: @ethereumjs/rlp with a one-pass encode and de
       const depths = [1000, Math.floor(deepest * 0.9), tooDeep * 2];
       process.stdout.write(JSON.stringify(depths.map((depth) => ({ depth, ours: outcome(decode, depth), library: outcome(library.decode, depth) }))));
     `;
-    const out = execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], { cwd: REPO_ROOT, encoding: "utf8", timeout: 60_000 });
+    const out = stdoutOfFreshProcess(script);
     const results = JSON.parse(out) as { depth: number; ours: unknown; library: unknown }[];
     expect(results[1]!.library, "the library reads the middle depth").to.have.property("levels");
     expect(results[2]!.library, "and not the last").to.have.property("error");

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -7,8 +6,7 @@ import { expect } from "chai";
 
 import { SIGNATURE_MEMO_LIMIT, SignatureMemo, signatureMemoBytes } from "../../src/crypto/signature-memo";
 import { signatureCacheFile, signatureCacheOff } from "../../src/hardhat/signature-cache";
-
-const REPO_ROOT = path.join(__dirname, "..", "..");
+import { stdoutOfFreshProcess } from "../helpers/fresh-process";
 
 /** What a run (a fresh process, as a test run is) reports after sending one transaction with the memo kept under `cacheDirectory`. */
 interface RunReport {
@@ -28,12 +26,7 @@ function runOnce(cacheDirectory: string, env: NodeJS.ProcessEnv = {}): RunReport
       process.stdout.write(JSON.stringify({ hash, memo: memo === undefined ? null : { size: memo.size, changed: memo.changed } }));
     })().catch((e) => { console.error(e); process.exit(1); });
   `;
-  const out = execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, NATIVEKIT_SIGNATURE_CACHE: undefined, ...env },
-    encoding: "utf8",
-    timeout: 60_000,
-  });
+  const out = stdoutOfFreshProcess(script, { NATIVEKIT_SIGNATURE_CACHE: undefined, ...env });
   return JSON.parse(out) as RunReport;
 }
 

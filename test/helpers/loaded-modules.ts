@@ -1,7 +1,6 @@
-import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 
-const REPO_ROOT = path.join(__dirname, "..", "..");
+import { REPO_ROOT, stdoutOfFreshProcess } from "./fresh-process";
 
 /**
  * The modules (paths relative to the repository) a fresh Node.js process has loaded once `script`
@@ -10,6 +9,6 @@ const REPO_ROOT = path.join(__dirname, "..", "..");
  */
 export function modulesLoadedBy(script: string): string[] {
   const wrapped = `const report = () => process.stdout.write(JSON.stringify(Object.keys(require.cache)));\n${script}`;
-  const out = execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", wrapped], { cwd: REPO_ROOT, encoding: "utf8", timeout: 60_000 });
+  const out = stdoutOfFreshProcess(wrapped);
   return (JSON.parse(out) as string[]).map((file) => path.relative(REPO_ROOT, file));
 }
