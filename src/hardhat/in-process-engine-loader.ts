@@ -1,5 +1,6 @@
 /**
- * Loads what Hardhat 3's in-process network runs (in-process-engine.ts), once per thread.
+ * Loads what the in-process network runs (in-process-engine.ts), once per thread: Hardhat 3's
+ * network hooks and the engine thread, and Hardhat 2's network provider (provider.ts).
  *
  * In the package, in-process-engine.js is the single-file bundle the build makes
  * (scripts/bundle-engine.js). It is compiled here with a V8 code cache that holds every function

@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import type { NativeProvider, RequestArguments } from "../engine";
 import type { NativekitConfig } from "./config";
 import { hardhatNodeEvents, type HardhatNodeEvents } from "./hardhat-node-events";
+import { loadInProcessEngine } from "./in-process-engine-loader";
 import type { ProjectSolidityTraces } from "./solidity/project-traces";
 import { callerStack, isExecutingMethod } from "./solidity/solidity-error";
 
@@ -48,8 +49,8 @@ export class NativeHardhatProvider extends EventEmitter {
     try {
       return await native.request(args);
     } catch (error) {
-      // Loaded on the first failure: the build infos' readers are not needed before.
-      this.traces ??= import("./solidity/project-traces").then(({ ProjectSolidityTraces }) => new ProjectSolidityTraces(artifactsDir));
+      // Made on the first failure: the build infos' readers are not needed before.
+      this.traces ??= loadInProcessEngine().then(({ ProjectSolidityTraces }) => new ProjectSolidityTraces(artifactsDir));
       throw (await this.traces).errorFor(error, stack);
     }
   }
@@ -57,9 +58,9 @@ export class NativeHardhatProvider extends EventEmitter {
   private async create(): Promise<NativeProvider> {
     // Loaded here, not at the top: a project that has the plugin but runs on another network
     // (or runs a task that needs no network) would otherwise load the whole engine for nothing.
-    const { createNativeProvider } = await import("../engine/provider");
-    const { networkEngineOptions } = await import("./network-options");
-    const { keptSignatures } = await import("./signature-cache");
+    // In the package it is the engine's single-file bundle, compiled with a code cache, as on
+    // Hardhat 3 (in-process-engine-loader.ts); from the sources, the modules themselves.
+    const { createNativeProvider, networkEngineOptions, keptSignatures } = await loadInProcessEngine();
     const log = this.config.loggingEnabled ? (line: string) => console.log(line) : () => {};
     const native = await createNativeProvider({
       ...networkEngineOptions(this.config, log),

@@ -2,6 +2,7 @@ import * as path from "node:path";
 
 import { expect } from "chai";
 
+import { stdoutOfFreshProcess } from "../helpers/fresh-process";
 import { modulesLoadedBy } from "../helpers/loaded-modules";
 
 /** The modules a fresh Node.js process has loaded after importing the plugin (and, optionally, starting its network). */
@@ -47,5 +48,17 @@ describe("hardhat plugin: what importing it loads", function () {
     const loaded = loadedByThePlugin(true);
     expect(loaded).to.include(path.join("src", "engine", "engine.ts"));
     expect(loaded.some((file) => file.includes("node_modules/@ethereumjs/evm/"))).to.equal(true);
+  });
+
+  it("starting the nativekit network loads the engine through the loader, which takes the package's bundle when there is one", () => {
+    const codeCache = stdoutOfFreshProcess(`
+      const { NativeHardhatProvider } = require("./src/hardhat/provider");
+      const { resolveNativekitConfig } = require("./src/hardhat/config");
+      const { engineCodeCache } = require("./src/hardhat/in-process-engine-loader");
+      new NativeHardhatProvider(resolveNativekitConfig(undefined)).request({ method: "eth_chainId" }).then(() => process.stdout.write(engineCodeCache()));
+    `);
+    // Run from the sources there is no bundle beside the loader: it loads the modules themselves.
+    // Loaded any other way, the loader would still say "not loaded".
+    expect(codeCache).to.equal("no bundle");
   });
 });
