@@ -9,8 +9,9 @@
  * few thousand engine functions its first requests reach. The cache is written when a process
  * ends having found none it could use (V8 refuses one made by another Node.js version, other
  * flags or other source), to a file named by the bundle's size and time and the Node.js version,
- * under the system's temporary directory, beside Node's compile cache. `NODE_DISABLE_COMPILE_CACHE`
- * turns it off, as it turns off Node's.
+ * under the system's temporary directory, beside Node's compile cache; the newest
+ * `CODE_CACHES_KEPT` such files are kept. `NODE_DISABLE_COMPILE_CACHE` turns it off, as it turns
+ * off Node's.
  *
  * Run from the sources (ts-node, tsx), there is no bundle: the module is imported as any other.
  */
@@ -105,7 +106,33 @@ function writeCodeCache(script: vm.Script, cacheFile: string): void {
     const partial = `${cacheFile}.${process.pid}`;
     fs.writeFileSync(partial, script.createCachedData());
     fs.renameSync(partial, cacheFile);
+    pruneCodeCaches(path.dirname(cacheFile), cacheFile);
   } catch {
     // A cache is an optimisation: a read-only temporary directory only makes the next run compile.
   }
+}
+
+/** How many code caches the directory keeps: one per build of the bundle and Node.js version in use. */
+export const CODE_CACHES_KEPT = 8;
+
+/**
+ * Every install or build of the package, and every Node.js version, makes a cache of its own
+ * (about 2 MB); without this they would pile up. The newest files are kept: a project still on
+ * an older build whose cache goes only compiles once more, and writes it again.
+ */
+function pruneCodeCaches(directory: string, written: string): void {
+  const caches = fs
+    .readdirSync(directory)
+    .filter((name) => name.startsWith("engine-") && name.endsWith(".bin"))
+    .map((name) => path.join(directory, name))
+    .filter((file) => file !== written)
+    .flatMap((file) => {
+      try {
+        return [{ file, mtimeMs: fs.statSync(file).mtimeMs }];
+      } catch {
+        return []; // removed meanwhile by another process's pruning
+      }
+    })
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { file } of caches.slice(CODE_CACHES_KEPT - 1)) fs.rmSync(file, { force: true });
 }

@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { expect } from "chai";
 import { transformSync } from "esbuild";
 
-import { ENGINE_BUNDLE_BANNER as LOADER_BANNER } from "../../src/hardhat/in-process-engine-loader";
+import { CODE_CACHES_KEPT, ENGINE_BUNDLE_BANNER as LOADER_BANNER } from "../../src/hardhat/in-process-engine-loader";
 import { type BuiltBundle, bundler, ENGINE_SOURCE_ENTRY, REPO_ROOT, withRepositoryModules } from "../helpers/engine-bundle";
 import { refusal } from "../helpers/refusal";
 
@@ -174,5 +174,26 @@ describe("hardhat plugin: the engine bundle's code cache", function () {
 
   it("is not used when NODE_DISABLE_COMPILE_CACHE is set", () => {
     expect(loadThroughLoader({ NODE_DISABLE_COMPILE_CACHE: "1" }).cache).to.equal("off");
+  });
+
+  it(`keeps the newest ${CODE_CACHES_KEPT} caches when it writes one (other builds' and Node.js versions'), and no other file`, () => {
+    const cacheDirectory = path.join(temporary, "nativekit-engine-code-cache");
+    for (const file of cacheFiles()) fs.rmSync(path.join(cacheDirectory, file));
+    // Caches of other builds, the first the oldest, a day apart.
+    const others = Array.from({ length: CODE_CACHES_KEPT + 2 }, (_, i) => `engine-${1000 + i}-0-v20.0.0-x64.bin`);
+    const now = Date.now() / 1000;
+    others.forEach((name, i) => {
+      const file = path.join(cacheDirectory, name);
+      fs.writeFileSync(file, "another build's cache");
+      fs.utimesSync(file, now - 86_400 * (others.length - i), now - 86_400 * (others.length - i));
+    });
+    fs.writeFileSync(path.join(cacheDirectory, "not-a-cache.txt"), "left alone");
+    expect(loadThroughLoader().cache).to.equal("none yet");
+    const kept = cacheFiles();
+    expect(kept).to.have.length(CODE_CACHES_KEPT);
+    expect(kept.filter((name) => !others.includes(name))).to.have.length(1); // the one just written
+    expect(kept.filter((name) => others.includes(name)).sort()).to.deep.equal(others.slice(-(CODE_CACHES_KEPT - 1)).sort());
+    expect(fs.readFileSync(path.join(cacheDirectory, "not-a-cache.txt"), "utf8")).to.equal("left alone");
+    expect(loadThroughLoader().cache).to.equal("used");
   });
 });
