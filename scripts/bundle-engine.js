@@ -1,8 +1,8 @@
 // Part of `npm run build`: replaces the compiled dist/src/hardhat/in-process-engine.js (what
-// the in-process network, Hardhat 3's and Hardhat 2's, loads to start a chain) with one file holding everything it
-// reaches, bundled by esbuild from this repository's node_modules, where npm has deduplicated the
-// @noble and @ethereumjs packages that a user's project nests up to five times. Why: see
-// src/hardhat/in-process-engine.ts.
+// the in-process network, Hardhat 3's and Hardhat 2's, loads to start a chain) with one file
+// holding everything it reaches, bundled by esbuild from this repository's node_modules, where npm
+// has deduplicated the @noble and @ethereumjs packages that a user's project nests up to five
+// times. Why: see src/hardhat/in-process-engine.ts.
 //
 // Left outside the bundle, loaded from the user's node_modules as before:
 // - Node's own modules;
@@ -12,8 +12,8 @@
 // The build fails if the bundle would load any other package at run time.
 //
 // The bundle is written without comments or indentation, in ASCII only: it is read and compiled
-// at the start of every test run on the in-process network. The indentation and comments were a third of its size
-// (2.7 MB, 1.8 MB without). ASCII text is decoded by a fast path and held by V8 as a one-byte
+// at the start of every test run on the in-process network. The indentation and comments were a
+// third of its size (2.7 MB, 1.8 MB without). ASCII text is decoded by a fast path and held by V8 as a one-byte
 // string; a single other character makes it a two-byte string, twice the memory, and its reading
 // slower (7.1 against 4.4 ms for the same 1.8 MB in a fresh Node.js 22 process here). Stack traces
 // through the bundle name a column of its one line; the sources are in src/ and the packages.

@@ -2,9 +2,9 @@
  * What the in-process network, on Hardhat 3 and on Hardhat 2, loads to start a chain (the
  * engine's provider and the plugin's engine options) and to explain a failed transaction (the
  * project's Solidity stack traces). It is the one module Hardhat 3's network hooks, the engine
- * thread and Hardhat 2's network provider import for these (through in-process-engine-loader.ts), so
- * the package build (scripts/bundle-engine.js) can replace its compiled file with a single-file
- * bundle of everything it reaches.
+ * thread and Hardhat 2's network provider import for these (through
+ * in-process-engine-loader.ts), so the package build (scripts/bundle-engine.js) can replace its
+ * compiled file with a single-file bundle of everything it reaches.
  *
  * Why a bundle: the engine reaches about 500 modules in a dozen packages. Under Hardhat 3 every
  * one of them goes through Node's resolver and Hardhat's TypeScript loader hooks, and a user's
