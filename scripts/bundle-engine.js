@@ -13,10 +13,11 @@
 //
 // The bundle is written without comments or indentation, in ASCII only: it is read and compiled
 // at the start of every test run on the in-process network. The indentation and comments were a
-// third of its size (2.7 MB, 1.8 MB without). ASCII text is decoded by a fast path and held by V8 as a one-byte
-// string; a single other character makes it a two-byte string, twice the memory, and its reading
-// slower (7.1 against 4.4 ms for the same 1.8 MB in a fresh Node.js 22 process here). Stack traces
-// through the bundle name a column of its one line; the sources are in src/ and the packages.
+// third of its size (2.7 MB, 1.8 MB without). ASCII text is decoded by a fast path and held by V8
+// as a one-byte string; a single other character makes it a two-byte string, twice the memory,
+// and its reading slower (7.1 against 4.4 ms for the same 1.8 MB in a fresh Node.js 22 process
+// here). Stack traces through the bundle name a column of its one line; the sources are in src/
+// and the packages.
 //
 // Then scripts/engine-bundle-patches.js changes how the bundled packages reach each other (their
 // re-exports become plain values) and how @ethereumjs/util sets itself up; see there.
