@@ -1,13 +1,15 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 
 import { expect } from "chai";
 import { transformSync } from "esbuild";
 
 import { CODE_CACHES_KEPT, ENGINE_BUNDLE_BANNER as LOADER_BANNER } from "../../src/hardhat/in-process-engine-loader";
 import { type BuiltBundle, bundler, ENGINE_SOURCE_ENTRY, REPO_ROOT, withRepositoryModules } from "../helpers/engine-bundle";
+import { startRemoteNativekitNode } from "../helpers/fork-remote";
 import { refusal } from "../helpers/refusal";
 
 const { bundleEngine, ENGINE_BUNDLE_BANNER, EXTERNAL_PACKAGES } = bundler;
@@ -86,6 +88,30 @@ describe("hardhat plugin: the engine bundle the package build makes", function (
     expect(account, "@ethereumjs/util's Account.serialize").to.deep.equal([0xee]);
     expect(entry, "the entry's own import").to.deep.equal([0xee]);
     expect(roundTrip, "the package's decode, through the replacement").to.deep.equal([1, 2]);
+  });
+
+  it("forks a remote chain, keeping the remote's answers on disk (the forking of Hardhat 2's and 3's networks)", async () => {
+    const remote = await startRemoteNativekitNode({ chainId: 43113 });
+    try {
+      const cacheDir = path.join(directory, "fork-cache");
+      // Asynchronously: the remote answers from this process.
+      const script = `
+        const engine = require(${JSON.stringify(bundle)});
+        (async () => {
+          const provider = await engine.createNativeProvider({ forking: { url: ${JSON.stringify(remote.rpcUrl)}, cacheDir: ${JSON.stringify(cacheDir)} } });
+          const chainId = await provider.request({ method: "eth_chainId" });
+          const code = await provider.request({ method: "eth_getCode", params: [${JSON.stringify(remote.wrapperAddress)}, "latest"] });
+          process.stdout.write(JSON.stringify({ chainId, code }));
+        })().catch((e) => { console.error(e); process.exit(1); });
+      `;
+      const { stdout } = await promisify(execFile)(process.execPath, ["-e", script], { cwd: REPO_ROOT, env: withRepositoryModules(), encoding: "utf8", timeout: 60_000 });
+      const run = JSON.parse(stdout) as { chainId: string; code: string };
+      expect(run.chainId).to.equal("0xa869");
+      expect(run.code).to.equal(await remote.rpc("eth_getCode", [remote.wrapperAddress, "latest"]));
+      expect(fs.readdirSync(cacheDir)).to.not.be.empty;
+    } finally {
+      await remote.close();
+    }
   });
 
   it("is ASCII only, so V8 holds it as a one-byte string", () => {
