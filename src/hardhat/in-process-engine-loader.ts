@@ -115,15 +115,19 @@ function writeCodeCache(script: vm.Script, cacheFile: string): void {
 /** How many code caches the directory keeps: one per build of the bundle and Node.js version in use. */
 export const CODE_CACHES_KEPT = 8;
 
+/** A cache half-written this long ago belongs to a process that died before renaming it. */
+export const ABANDONED_PARTIAL_MS = 10 * 60 * 1000;
+
 /**
  * Every install or build of the package, and every Node.js version, makes a cache of its own
  * (about 2 MB); without this they would pile up. The newest files are kept: a project still on
- * an older build whose cache goes only compiles once more, and writes it again.
+ * an older build whose cache goes only compiles once more, and writes it again. Partial files
+ * (`<cache>.<pid>`) old enough that no live process is still writing them go too.
  */
 function pruneCodeCaches(directory: string, written: string): void {
-  const caches = fs
+  const files = fs
     .readdirSync(directory)
-    .filter((name) => name.startsWith("engine-") && name.endsWith(".bin"))
+    .filter((name) => /^engine-.*\.bin(\.\d+)?$/.test(name))
     .map((name) => path.join(directory, name))
     .filter((file) => file !== written)
     .flatMap((file) => {
@@ -132,7 +136,8 @@ function pruneCodeCaches(directory: string, written: string): void {
       } catch {
         return []; // removed meanwhile by another process's pruning
       }
-    })
-    .sort((a, b) => b.mtimeMs - a.mtimeMs);
-  for (const { file } of caches.slice(CODE_CACHES_KEPT - 1)) fs.rmSync(file, { force: true });
+    });
+  const caches = files.filter(({ file }) => file.endsWith(".bin")).sort((a, b) => b.mtimeMs - a.mtimeMs);
+  const abandoned = files.filter(({ file, mtimeMs }) => !file.endsWith(".bin") && Date.now() - mtimeMs > ABANDONED_PARTIAL_MS);
+  for (const { file } of [...caches.slice(CODE_CACHES_KEPT - 1), ...abandoned]) fs.rmSync(file, { force: true });
 }

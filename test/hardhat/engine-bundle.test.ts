@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { expect } from "chai";
 import { transformSync } from "esbuild";
 
-import { CODE_CACHES_KEPT, ENGINE_BUNDLE_BANNER as LOADER_BANNER } from "../../src/hardhat/in-process-engine-loader";
+import { ABANDONED_PARTIAL_MS, CODE_CACHES_KEPT, ENGINE_BUNDLE_BANNER as LOADER_BANNER } from "../../src/hardhat/in-process-engine-loader";
 import { type BuiltBundle, bundler, ENGINE_SOURCE_ENTRY, REPO_ROOT, withRepositoryModules } from "../helpers/engine-bundle";
 import { startRemoteNativekitNode } from "../helpers/fork-remote";
 import { refusal } from "../helpers/refusal";
@@ -221,5 +221,19 @@ describe("hardhat plugin: the engine bundle's code cache", function () {
     expect(kept.filter((name) => others.includes(name)).sort()).to.deep.equal(others.slice(-(CODE_CACHES_KEPT - 1)).sort());
     expect(fs.readFileSync(path.join(cacheDirectory, "not-a-cache.txt"), "utf8")).to.equal("left alone");
     expect(loadThroughLoader().cache).to.equal("used");
+  });
+
+  it("removes a half-written cache that a process left long ago, and not one being written now", () => {
+    const cacheDirectory = path.join(temporary, "nativekit-engine-code-cache");
+    for (const file of cacheFiles()) fs.rmSync(path.join(cacheDirectory, file));
+    const abandoned = path.join(cacheDirectory, "engine-1-0-v22.0.0-x64.bin.4242");
+    const beingWritten = path.join(cacheDirectory, "engine-1-0-v22.0.0-x64.bin.4343");
+    fs.writeFileSync(abandoned, "half");
+    fs.writeFileSync(beingWritten, "half");
+    const longAgo = (Date.now() - ABANDONED_PARTIAL_MS - 60_000) / 1000;
+    fs.utimesSync(abandoned, longAgo, longAgo);
+    expect(loadThroughLoader().cache).to.equal("none yet");
+    expect(fs.existsSync(abandoned)).to.equal(false);
+    expect(fs.existsSync(beingWritten)).to.equal(true);
   });
 });
