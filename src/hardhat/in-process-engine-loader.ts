@@ -9,8 +9,8 @@
  * few thousand engine functions its first requests reach. The cache is written when a process
  * ends having found none it could use (V8 refuses one made by another Node.js version, other
  * flags or other source), to a file named by the bundle's size and time and the Node.js version,
- * under the system's temporary directory, beside Node's compile cache; the newest
- * `CODE_CACHES_KEPT` such files are kept. `NODE_DISABLE_COMPILE_CACHE` turns it off, as it turns
+ * in a directory of the user's own under the system's temporary directory, beside Node's compile
+ * cache; the newest `CODE_CACHES_KEPT` such files are kept. `NODE_DISABLE_COMPILE_CACHE` turns it off, as it turns
  * off Node's.
  *
  * Run from the sources (ts-node, tsx), there is no bundle: the module is imported as any other.
@@ -27,8 +27,11 @@ type InProcessEngine = typeof import("./in-process-engine");
 /** The first line the bundler writes, by which the compiled module is known to be the bundle. */
 export const ENGINE_BUNDLE_BANNER = "/* nativekit: the in-process engine, bundled (scripts/bundle-engine.js) */";
 
-/** What became of the code cache on this thread's load. */
-export type EngineCodeCache = "not loaded" | "no bundle" | "off" | "none yet" | "used" | "refused";
+/**
+ * What became of the code cache on this thread's load. "unsafe": its directory is not this
+ * user's alone, so the cache was neither read nor written (privateDirectory).
+ */
+export type EngineCodeCache = "not loaded" | "no bundle" | "off" | "unsafe" | "none yet" | "used" | "refused";
 
 let loaded: Promise<InProcessEngine> | undefined;
 let codeCache: EngineCodeCache = "not loaded";
@@ -43,9 +46,44 @@ export function engineCodeCache(): EngineCodeCache {
   return codeCache;
 }
 
-/** The directory the code cache is kept in. */
+/**
+ * The directory the code cache is kept in: one per user where the system has user IDs, since the
+ * temporary directory is shared and each user's caches must be theirs alone (privateDirectory).
+ */
 export function engineCodeCacheDirectory(): string {
-  return path.join(os.tmpdir(), "nativekit-engine-code-cache");
+  const uid = process.getuid?.();
+  return path.join(os.tmpdir(), uid === undefined ? "nativekit-engine-code-cache" : `nativekit-engine-code-cache-${uid}`);
+}
+
+/** What privateDirectory reads of a directory: its type, owner and permission bits. */
+export interface DirectoryStats {
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  uid: number;
+  mode: number;
+}
+
+/**
+ * Whether a directory can hold code this process will run: V8 runs a code cache's bytecode as it
+ * finds it (its checks are against corruption, not forgery), so a cache planted by another user of
+ * a shared temporary directory would run as this one. The directory must be a real directory
+ * (not a link), this user's (`uid`; none on Windows, whose temporary directory is per user), and
+ * writable by nobody else.
+ */
+export function isPrivateDirectory(stats: DirectoryStats, uid: number | undefined): boolean {
+  if (!stats.isDirectory() || stats.isSymbolicLink()) return false;
+  if (uid === undefined) return true;
+  return stats.uid === uid && (stats.mode & 0o022) === 0;
+}
+
+/** The cache's directory, made if missing (this user's alone), when it is private; else undefined. */
+function privateDirectory(directory: string): string | undefined {
+  try {
+    fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
+    return isPrivateDirectory(fs.lstatSync(directory), process.getuid?.()) ? directory : undefined;
+  } catch {
+    return undefined; // a read-only temporary directory: no cache
+  }
 }
 
 function load(): InProcessEngine {
@@ -69,22 +107,23 @@ function load(): InProcessEngine {
   return compileWithCodeCache(file, source);
 }
 
-function cacheFileOf(file: string): string {
+function cacheFileOf(file: string, directory: string): string {
   const { size, mtimeMs } = fs.statSync(file);
-  return path.join(engineCodeCacheDirectory(), `engine-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}.bin`);
+  return path.join(directory, `engine-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}.bin`);
 }
 
 /** Runs the bundle as Node runs a CommonJS module, compiled with the code cache when there is one. */
 function compileWithCodeCache(file: string, source: string): InProcessEngine {
-  const cacheFile = cacheFileOf(file);
+  const directory = privateDirectory(engineCodeCacheDirectory());
+  const cacheFile = directory === undefined ? undefined : cacheFileOf(file, directory);
   let cachedData: Buffer | undefined;
   try {
-    cachedData = fs.readFileSync(cacheFile);
+    if (cacheFile !== undefined) cachedData = fs.readFileSync(cacheFile);
   } catch {
     // None yet.
   }
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
-  codeCache = cachedData === undefined ? "none yet" : script.cachedDataRejected === true ? "refused" : "used";
+  codeCache = cacheFile === undefined ? "unsafe" : cachedData === undefined ? "none yet" : script.cachedDataRejected === true ? "refused" : "used";
   const engineModule = new Module(file, module);
   engineModule.filename = file;
   engineModule.paths = (Module as unknown as { _nodeModulePaths(from: string): string[] })._nodeModulePaths(path.dirname(file));
@@ -95,14 +134,13 @@ function compileWithCodeCache(file: string, source: string): InProcessEngine {
   wrapper.call(engineModule.exports, engineModule.exports, moduleRequire, engineModule, file, path.dirname(file));
   engineModule.loaded = true;
   // The cache is made when the run ends, so it holds the functions the run compiled.
-  if (codeCache !== "used" && isMainThread) process.once("exit", () => writeCodeCache(script, cacheFile));
+  if (cacheFile !== undefined && codeCache !== "used" && isMainThread) process.once("exit", () => writeCodeCache(script, cacheFile));
   return engineModule.exports as InProcessEngine;
 }
 
 /** Written beside and renamed over, so a process reading it never sees half a file. */
 function writeCodeCache(script: vm.Script, cacheFile: string): void {
   try {
-    fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
     const partial = `${cacheFile}.${process.pid}`;
     fs.writeFileSync(partial, script.createCachedData());
     fs.renameSync(partial, cacheFile);

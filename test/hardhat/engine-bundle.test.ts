@@ -7,7 +7,14 @@ import { promisify } from "node:util";
 import { expect } from "chai";
 import { transformSync } from "esbuild";
 
-import { ABANDONED_PARTIAL_MS, CODE_CACHES_KEPT, ENGINE_BUNDLE_BANNER as LOADER_BANNER } from "../../src/hardhat/in-process-engine-loader";
+import {
+  ABANDONED_PARTIAL_MS,
+  CODE_CACHES_KEPT,
+  type DirectoryStats,
+  ENGINE_BUNDLE_BANNER as LOADER_BANNER,
+  engineCodeCacheDirectory,
+  isPrivateDirectory,
+} from "../../src/hardhat/in-process-engine-loader";
 import { type BuiltBundle, bundler, ENGINE_SOURCE_ENTRY, REPO_ROOT, withRepositoryModules } from "../helpers/engine-bundle";
 import { startRemoteNativekitNode } from "../helpers/fork-remote";
 import { refusal } from "../helpers/refusal";
@@ -171,7 +178,9 @@ describe("hardhat plugin: the engine bundle's code cache", function () {
     const out = execFileSync(process.execPath, ["-e", script], { env: withRepositoryModules({ ...process.env, TMPDIR: temporary, ...env }), encoding: "utf8", timeout: 60_000 });
     return JSON.parse(out) as { cache: string; chainId: string };
   }
-  const cacheFiles = () => fs.readdirSync(path.join(temporary, "nativekit-engine-code-cache")).filter((f) => f.endsWith(".bin"));
+  /** The cache's directory in the runs' temporary directory (the name carries this user's ID). */
+  const cacheDirectory = () => path.join(temporary, path.basename(engineCodeCacheDirectory()));
+  const cacheFiles = () => fs.readdirSync(cacheDirectory()).filter((f) => f.endsWith(".bin"));
 
   it("knows the bundle by the banner the bundler writes", () => {
     expect(LOADER_BANNER).to.equal(ENGINE_BUNDLE_BANNER);
@@ -191,7 +200,7 @@ describe("hardhat plugin: the engine bundle's code cache", function () {
 
   it("refuses a cache that is not V8's for this code, answers the same, and replaces it", () => {
     const [file] = cacheFiles();
-    fs.writeFileSync(path.join(temporary, "nativekit-engine-code-cache", file!), Buffer.alloc(4096, 7));
+    fs.writeFileSync(path.join(cacheDirectory(), file!), Buffer.alloc(4096, 7));
     const run = loadThroughLoader();
     expect(run.cache).to.equal("refused");
     expect(run.chainId).to.match(/^0x[0-9a-f]+$/);
@@ -203,31 +212,31 @@ describe("hardhat plugin: the engine bundle's code cache", function () {
   });
 
   it(`keeps the newest ${CODE_CACHES_KEPT} caches when it writes one (other builds' and Node.js versions'), and no other file`, () => {
-    const cacheDirectory = path.join(temporary, "nativekit-engine-code-cache");
-    for (const file of cacheFiles()) fs.rmSync(path.join(cacheDirectory, file));
+    const directory = cacheDirectory();
+    for (const file of cacheFiles()) fs.rmSync(path.join(directory, file));
     // Caches of other builds, the first the oldest, a day apart.
     const others = Array.from({ length: CODE_CACHES_KEPT + 2 }, (_, i) => `engine-${1000 + i}-0-v20.0.0-x64.bin`);
     const now = Date.now() / 1000;
     others.forEach((name, i) => {
-      const file = path.join(cacheDirectory, name);
+      const file = path.join(directory, name);
       fs.writeFileSync(file, "another build's cache");
       fs.utimesSync(file, now - 86_400 * (others.length - i), now - 86_400 * (others.length - i));
     });
-    fs.writeFileSync(path.join(cacheDirectory, "not-a-cache.txt"), "left alone");
+    fs.writeFileSync(path.join(directory, "not-a-cache.txt"), "left alone");
     expect(loadThroughLoader().cache).to.equal("none yet");
     const kept = cacheFiles();
     expect(kept).to.have.length(CODE_CACHES_KEPT);
     expect(kept.filter((name) => !others.includes(name))).to.have.length(1); // the one just written
     expect(kept.filter((name) => others.includes(name)).sort()).to.deep.equal(others.slice(-(CODE_CACHES_KEPT - 1)).sort());
-    expect(fs.readFileSync(path.join(cacheDirectory, "not-a-cache.txt"), "utf8")).to.equal("left alone");
+    expect(fs.readFileSync(path.join(directory, "not-a-cache.txt"), "utf8")).to.equal("left alone");
     expect(loadThroughLoader().cache).to.equal("used");
   });
 
   it("removes a half-written cache that a process left long ago, and not one being written now", () => {
-    const cacheDirectory = path.join(temporary, "nativekit-engine-code-cache");
-    for (const file of cacheFiles()) fs.rmSync(path.join(cacheDirectory, file));
-    const abandoned = path.join(cacheDirectory, "engine-1-0-v22.0.0-x64.bin.4242");
-    const beingWritten = path.join(cacheDirectory, "engine-1-0-v22.0.0-x64.bin.4343");
+    const directory = cacheDirectory();
+    for (const file of cacheFiles()) fs.rmSync(path.join(directory, file));
+    const abandoned = path.join(directory, "engine-1-0-v22.0.0-x64.bin.4242");
+    const beingWritten = path.join(directory, "engine-1-0-v22.0.0-x64.bin.4343");
     fs.writeFileSync(abandoned, "half");
     fs.writeFileSync(beingWritten, "half");
     const longAgo = (Date.now() - ABANDONED_PARTIAL_MS - 60_000) / 1000;
@@ -235,5 +244,54 @@ describe("hardhat plugin: the engine bundle's code cache", function () {
     expect(loadThroughLoader().cache).to.equal("none yet");
     expect(fs.existsSync(abandoned)).to.equal(false);
     expect(fs.existsSync(beingWritten)).to.equal(true);
+  });
+
+  it("neither reads nor writes a cache while its directory is writable by other users", () => {
+    const directory = cacheDirectory();
+    for (const file of cacheFiles()) fs.rmSync(path.join(directory, file));
+    fs.chmodSync(directory, 0o777);
+    try {
+      expect(loadThroughLoader().cache).to.equal("unsafe");
+      expect(cacheFiles()).to.deep.equal([]);
+    } finally {
+      fs.chmodSync(directory, 0o700);
+    }
+    expect(loadThroughLoader().cache).to.equal("none yet");
+    expect(loadThroughLoader().cache).to.equal("used");
+  });
+});
+
+/** A directory's stats as privateDirectory reads them. */
+function directoryStats({ uid = 1000, mode = 0o40700, link = false, directory = true } = {}): DirectoryStats {
+  return { uid, mode, isDirectory: () => directory && !link, isSymbolicLink: () => link };
+}
+
+/**
+ * V8 runs the bytecode a code cache holds, so the loader uses only a directory that no other
+ * user could have put a cache into (isPrivateDirectory).
+ */
+describe("hardhat plugin: the code cache's directory must be the user's alone", () => {
+  it("accepts this user's directory that only they can write to", () => {
+    expect(isPrivateDirectory(directoryStats({ mode: 0o40700 }), 1000)).to.equal(true);
+    expect(isPrivateDirectory(directoryStats({ mode: 0o40755 }), 1000)).to.equal(true);
+  });
+
+  it("refuses a directory its group or anyone may write to, sticky or not", () => {
+    for (const mode of [0o40770, 0o40707, 0o40777, 0o41777]) expect(isPrivateDirectory(directoryStats({ mode }), 1000), mode.toString(8)).to.equal(false);
+  });
+
+  it("refuses another user's directory", () => {
+    expect(isPrivateDirectory(directoryStats({ uid: 1001 }), 1000)).to.equal(false);
+    expect(isPrivateDirectory(directoryStats({ uid: 0 }), 1000)).to.equal(false);
+  });
+
+  it("refuses a symbolic link or a file where the directory should be", () => {
+    expect(isPrivateDirectory(directoryStats({ link: true }), 1000)).to.equal(false);
+    expect(isPrivateDirectory(directoryStats({ directory: false }), 1000)).to.equal(false);
+  });
+
+  it("where the system has no user IDs (Windows, whose temporary directory is per user), takes any real directory", () => {
+    expect(isPrivateDirectory(directoryStats({ uid: 0, mode: 0o40777 }), undefined)).to.equal(true);
+    expect(isPrivateDirectory(directoryStats({ link: true }), undefined)).to.equal(false);
   });
 });
