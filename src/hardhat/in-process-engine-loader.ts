@@ -10,8 +10,8 @@
  * ends having found none it could use (V8 refuses one made by another Node.js version, other
  * flags or other source), to a file named by the bundle's size and time and the Node.js version,
  * in a directory of the user's own under the system's temporary directory, beside Node's compile
- * cache; the newest `CODE_CACHES_KEPT` such files are kept. `NODE_DISABLE_COMPILE_CACHE` turns it off, as it turns
- * off Node's.
+ * cache; the newest `CODE_CACHES_KEPT` such files are kept. `NODE_DISABLE_COMPILE_CACHE` turns it
+ * off, as it turns off Node's.
  *
  * Run from the sources (ts-node, tsx), there is no bundle: the module is imported as any other.
  */
@@ -28,10 +28,11 @@ type InProcessEngine = typeof import("./in-process-engine");
 export const ENGINE_BUNDLE_BANNER = "/* nativekit: the in-process engine, bundled (scripts/bundle-engine.js) */";
 
 /**
- * What became of the code cache on this thread's load. "unsafe": its directory is not this
- * user's alone, so the cache was neither read nor written (privateDirectory).
+ * What became of the code cache on this thread's load. "not private": its directory is not this
+ * user's alone (isPrivateDirectory), and "no directory": it could not be made (a read-only
+ * temporary directory); either way no cache was read or written.
  */
-export type EngineCodeCache = "not loaded" | "no bundle" | "off" | "unsafe" | "none yet" | "used" | "refused";
+export type EngineCodeCache = "not loaded" | "no bundle" | "off" | "not private" | "no directory" | "none yet" | "used" | "refused";
 
 let loaded: Promise<InProcessEngine> | undefined;
 let codeCache: EngineCodeCache = "not loaded";
@@ -48,14 +49,14 @@ export function engineCodeCache(): EngineCodeCache {
 
 /**
  * The directory the code cache is kept in: one per user where the system has user IDs, since the
- * temporary directory is shared and each user's caches must be theirs alone (privateDirectory).
+ * temporary directory is shared and each user's caches must be theirs alone (isPrivateDirectory).
  */
 export function engineCodeCacheDirectory(): string {
   const uid = process.getuid?.();
   return path.join(os.tmpdir(), uid === undefined ? "nativekit-engine-code-cache" : `nativekit-engine-code-cache-${uid}`);
 }
 
-/** What privateDirectory reads of a directory: its type, owner and permission bits. */
+/** What isPrivateDirectory reads of a directory: its type, owner and permission bits. */
 export interface DirectoryStats {
   isDirectory(): boolean;
   isSymbolicLink(): boolean;
@@ -76,13 +77,13 @@ export function isPrivateDirectory(stats: DirectoryStats, uid: number | undefine
   return stats.uid === uid && (stats.mode & 0o022) === 0;
 }
 
-/** The cache's directory, made if missing (this user's alone), when it is private; else undefined. */
-function privateDirectory(directory: string): string | undefined {
+/** Makes the cache's directory if missing (this user's alone), and says whether it can be used. */
+function openCacheDirectory(directory: string): "private" | "not private" | "no directory" {
   try {
     fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
-    return isPrivateDirectory(fs.lstatSync(directory), process.getuid?.()) ? directory : undefined;
+    return isPrivateDirectory(fs.lstatSync(directory), process.getuid?.()) ? "private" : "not private";
   } catch {
-    return undefined; // a read-only temporary directory: no cache
+    return "no directory";
   }
 }
 
@@ -114,8 +115,9 @@ function cacheFileOf(file: string, directory: string): string {
 
 /** Runs the bundle as Node runs a CommonJS module, compiled with the code cache when there is one. */
 function compileWithCodeCache(file: string, source: string): InProcessEngine {
-  const directory = privateDirectory(engineCodeCacheDirectory());
-  const cacheFile = directory === undefined ? undefined : cacheFileOf(file, directory);
+  const directory = engineCodeCacheDirectory();
+  const opened = openCacheDirectory(directory);
+  const cacheFile = opened === "private" ? cacheFileOf(file, directory) : undefined;
   let cachedData: Buffer | undefined;
   try {
     if (cacheFile !== undefined) cachedData = fs.readFileSync(cacheFile);
@@ -123,7 +125,8 @@ function compileWithCodeCache(file: string, source: string): InProcessEngine {
     // None yet.
   }
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
-  codeCache = cacheFile === undefined ? "unsafe" : cachedData === undefined ? "none yet" : script.cachedDataRejected === true ? "refused" : "used";
+  if (opened !== "private") codeCache = opened;
+  else codeCache = cachedData === undefined ? "none yet" : script.cachedDataRejected === true ? "refused" : "used";
   const engineModule = new Module(file, module);
   engineModule.filename = file;
   engineModule.paths = (Module as unknown as { _nodeModulePaths(from: string): string[] })._nodeModulePaths(path.dirname(file));

@@ -251,7 +251,7 @@ describe("hardhat plugin: the engine bundle's code cache", function () {
     for (const file of cacheFiles()) fs.rmSync(path.join(directory, file));
     fs.chmodSync(directory, 0o777);
     try {
-      expect(loadThroughLoader().cache).to.equal("unsafe");
+      expect(loadThroughLoader().cache).to.equal("not private");
       expect(cacheFiles()).to.deep.equal([]);
     } finally {
       fs.chmodSync(directory, 0o700);
@@ -259,9 +259,17 @@ describe("hardhat plugin: the engine bundle's code cache", function () {
     expect(loadThroughLoader().cache).to.equal("none yet");
     expect(loadThroughLoader().cache).to.equal("used");
   });
+
+  it("runs without a cache, answering the same, where its directory cannot be made", () => {
+    const blocker = path.join(directory, "a-file");
+    fs.writeFileSync(blocker, "the temporary directory's place is taken");
+    const run = loadThroughLoader({ TMPDIR: path.join(blocker, "tmp") });
+    expect(run.cache).to.equal("no directory");
+    expect(run.chainId).to.match(/^0x[0-9a-f]+$/);
+  });
 });
 
-/** A directory's stats as privateDirectory reads them. */
+/** A directory's stats as isPrivateDirectory reads them. */
 function directoryStats({ uid = 1000, mode = 0o40700, link = false, directory = true } = {}): DirectoryStats {
   return { uid, mode, isDirectory: () => directory && !link, isSymbolicLink: () => link };
 }
