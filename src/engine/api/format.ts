@@ -2,7 +2,7 @@
  * JSON-RPC shapes of blocks, transactions, receipts and logs, as geth (and so coreth) writes
  * them: the engine's records turned into the objects the eth_ methods answer with.
  */
-import { TransactionType, type TypedTransaction } from "@ethereumjs/tx";
+import { accessListBytesToJSON, TransactionType, type TypedTransaction } from "@ethereumjs/tx";
 import { bytesToHex } from "@ethereumjs/util";
 import type { BlockRecord, LogRecord, MinedTransaction } from "../chain";
 
@@ -80,7 +80,8 @@ export function formatTransaction(
   }
   if (tx.type !== TransactionType.Legacy) {
     out.chainId = q(tx.common.chainId());
-    out.accessList = (tx.toJSON() as { accessList?: unknown }).accessList ?? [];
+    // From the transaction's own list: tx.toJSON() would write every field as hex for this one, the data too.
+    out.accessList = "accessList" in tx ? accessListBytesToJSON(tx.accessList) : [];
     out.yParity = q(tx.v ?? 0n);
   } else if (tx.v !== undefined && tx.v > 28n) {
     out.chainId = q((tx.v - 35n) / 2n);
